@@ -1,0 +1,49 @@
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import { registerDocs } from './docs/docs-routes.js';
+import { handlers } from './generated/handler-index.js';
+import { routes } from './generated/routes.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { registerOperations } from './http/register-operations.js';
+import { createServices, type Services } from './services.js';
+import { randomToken } from './tokens.js';
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface App {
+  fastify: FastifyInstance;
+  services: Services;
+}
+
+/** Request logs carry method, path (never the query string: it can hold names) and ids. */
+const requestSerializers = {
+  req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+};
+
+/** Builds the app from its parts; tests build the same app. */
+export async function buildApp({ config, database, logger }: AppOptions): Promise<App> {
+  const fastify = Fastify({
+    logger: logger ?? { level: config.logLevel, serializers: requestSerializers },
+    bodyLimit: config.bodyLimit,
+    genReqId: () => `req_${randomToken(16)}`,
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // Bodies are JSON or form data only; Fastify's default text/plain parser would let others through.
+  fastify.removeContentTypeParser('text/plain');
+  await fastify.register(formbody, { bodyLimit: config.bodyLimit });
+  installErrorHandling(fastify);
+  const services = createServices(database.db);
+  registerOperations(fastify, routes, handlers, services);
+  registerDocs(fastify);
+  return { fastify, services };
+}

@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import Sqlite from 'libsql';
+import pg from 'pg';
+import type { Database } from './tables.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
+/**
+ * Opens the database DATABASE_URL names: `postgres://...` for PostgreSQL, anything else
+ * is the file of the embedded database (created with its folder when missing).
+ */
+export function openDatabase(url: string): DatabaseHandle {
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const file = resolve(url.replace(/^file:/, ''));
+  mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new Sqlite(file);
+  // WAL with synchronous=FULL: every committed write survives a power cut.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite as never }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}

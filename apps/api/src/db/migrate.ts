@@ -1,0 +1,25 @@
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { DatabaseHandle } from './database.js';
+import { customersAndPatients } from './migrations/001-customers-and-patients.js';
+
+/** Every migration, in order. Names are permanent once released. */
+const migrations: Record<string, Migration> = {
+  '001-customers-and-patients': customersAndPatients,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema up to date; safe to run from several processes at once. */
+export async function migrateToLatest({ db, dialect }: DatabaseHandle): Promise<void> {
+  // On PostgreSQL the bookkeeping table lives in the current schema, so databases that
+  // share a server under different search paths never see each other's migrations.
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`database migration ${failed} failed: ${String((error as Error).message ?? error)}`);
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The one error module. Every failure the service answers is an HttpError built by one
+ * of these factories, rendered by the error handler in the seed's JSON error shapes.
+ */
+export interface ValidationErrorItem {
+  key: string;
+  message: string;
+}
+
+export type ErrorBody =
+  | { statusCode: number; error: string; message: string }
+  | { statusCode: 400; error: 'Bad Request'; validation_errors: ValidationErrorItem[] };
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+};
+
+export function reasonPhrase(status: number): string {
+  return REASONS[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request');
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: ErrorBody,
+  ) {
+    super('message' in body ? body.message : `${body.validation_errors.length} validation error(s)`);
+    this.name = 'HttpError';
+  }
+}
+
+function withMessage(statusCode: number, message: string, error = reasonPhrase(statusCode)): HttpError {
+  return new HttpError(statusCode, { statusCode, error, message });
+}
+
+/** 400 with one item per offending field (seed 7.2). */
+export function validationFailed(errors: ValidationErrorItem[]): HttpError {
+  return new HttpError(400, { statusCode: 400, error: 'Bad Request', validation_errors: errors });
+}
+
+/** 400 for one field, e.g. a business rule on an otherwise valid field. */
+export function invalidField(key: string, message: string): HttpError {
+  return validationFailed([{ key, message }]);
+}
+
+/** 400 for a body that cannot be read at all. */
+export function badRequest(message: string): HttpError {
+  return withMessage(400, message);
+}
+
+/** 400 `Unauthorized` for a record of another customer (seed 7.5). */
+export function notOwner(message: string): HttpError {
+  return withMessage(400, message, 'Unauthorized');
+}
+
+/** 401 for a missing or invalid API key (seed 5.1.2, exact body). */
+export function invalidApiKey(): HttpError {
+  return withMessage(401, 'Please Send a Valid Api-Key');
+}
+
+export function forbidden(message: string): HttpError {
+  return withMessage(403, message);
+}
+
+export function notFound(message = 'Resource Not Found.'): HttpError {
+  return withMessage(404, message);
+}
+
+export function payloadTooLarge(): HttpError {
+  return withMessage(413, 'Request body is too large.');
+}
+
+export function unsupportedMediaType(contentType: string): HttpError {
+  return withMessage(
+    415,
+    `Unsupported Content-Type: ${contentType.slice(0, 100)}. Send application/json or application/x-www-form-urlencoded.`,
+  );
+}
+
+/** Answered by operations that are in the spec but not implemented yet. */
+export function notImplemented(operationId: string): HttpError {
+  return withMessage(501, `Operation ${operationId} is not implemented yet.`);
+}
+
+/** The generic 5xx body: never carries internals. */
+export function internalError(): HttpError {
+  return withMessage(500, 'An internal server error occurred.');
+}

@@ -1,0 +1,7 @@
+import { principalOf } from '../../auth/principal.js';
+import type { Handlers } from '../../generated/handlers.js';
+
+export const createPatient: Handlers['createPatient'] = async ({ body }, ctx) => {
+  const patient_token = await ctx.services.patients.create(principalOf(ctx), body);
+  return { status: 201, body: { patient_token } };
+};

@@ -1,0 +1,33 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Principal } from '../auth/principal.js';
+import type { Services } from '../services.js';
+
+type JsonContent<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
+type AnyContent<T> = T extends { content: infer C } ? C[keyof C] : undefined;
+type Params<Op, Where extends string> = Op extends { parameters: { [K in Where]?: infer P } }
+  ? [P] extends [undefined | never] ? Record<string, never> : NonNullable<P>
+  : Record<string, never>;
+
+/** What a handler receives: validated path and query parameters and body. */
+export interface OperationInput<Op> {
+  path: Params<Op, 'path'>;
+  query: Params<Op, 'query'>;
+  body: Op extends { requestBody?: infer B } ? JsonContent<NonNullable<B>> : undefined;
+}
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+
+/** What a handler answers: one of the operation's documented success statuses and its body. */
+export type OperationOutput<Op> = Op extends { responses: infer R }
+  ? {
+      [S in keyof R & SuccessStatus]: { status: S; body: AnyContent<R[S]>; contentType?: string };
+    }[keyof R & SuccessStatus]
+  : never;
+
+export interface RequestContext {
+  /** The customer and environment the API key selected; null on public operations. */
+  principal: Principal | null;
+  requestId: string;
+  log: FastifyBaseLogger;
+  services: Services;
+}

@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Handlers } from '../generated/handlers.js';
+import type { RequestContext } from './operation-types.js';
+import type { RouteDefinition } from './route-definition.js';
+import type { Services } from '../services.js';
+import { apiKeyFromHeader } from '../auth/api-keys.js';
+import type { Principal } from '../auth/principal.js';
+import { invalidApiKey } from '../errors.js';
+import { compileValidator, trimStrings, type Validator } from './request-validation.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+
+/** `/v1/patient/{patient_token}` to Fastify's `/v1/patient/:patient_token`. */
+function fastifyPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** Every `/v1/...` path is also served under `/api/v1/...` (seed 1.7). */
+export function servedPaths(path: string): string[] {
+  return path.startsWith('/v1/') ? [path, `/api${path}`] : [path];
+}
+
+function isForm(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').toLowerCase().startsWith(FORM);
+}
+
+/**
+ * Arguments of an operation with a body may come as JSON, as form data or, when no body is
+ * sent, as query parameters (seed 1.6). Query parameters the operation declares stay query.
+ */
+function bodyArguments(request: FastifyRequest, declaredQuery: Set<string>): { data: unknown; typed: boolean } {
+  if (request.body !== undefined && request.body !== null) {
+    return { data: request.body, typed: !isForm(request) };
+  }
+  const fromQuery = Object.fromEntries(
+    Object.entries((request.query ?? {}) as Record<string, unknown>).filter(([k]) => !declaredQuery.has(k)),
+  );
+  return { data: fromQuery, typed: false };
+}
+
+interface CompiledRoute {
+  params?: Validator;
+  query?: Validator;
+  jsonBody?: Validator;
+  textBody?: Validator;
+  declaredQuery: Set<string>;
+}
+
+function compileRoute(route: RouteDefinition): CompiledRoute {
+  return {
+    params: route.params && compileValidator(route.params, 'text'),
+    query: route.query && compileValidator(route.query, 'text'),
+    jsonBody: route.body && compileValidator(route.body.schema, 'json'),
+    textBody: route.body && compileValidator(route.body.schema, 'text'),
+    declaredQuery: new Set(Object.keys((route.query?.properties as object) ?? {})),
+  };
+}
+
+/** JSON response schemas per status, so replies are serialized through the spec (undocumented fields never leave). */
+function responseSchemas(route: RouteDefinition): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(route.responses)
+      .filter(([, r]) => r.contentType === JSON_TYPE && r.schema)
+      .map(([status, r]) => [status, r.schema]),
+  );
+}
+
+async function authenticate(services: Services, request: FastifyRequest): Promise<void> {
+  const key = apiKeyFromHeader(request.headers.authorization);
+  const principal = key ? await services.apiKeys.authenticate(key) : null;
+  if (!principal) throw invalidApiKey();
+  request.principal = principal;
+}
+
+export function registerOperations(
+  app: FastifyInstance,
+  routes: readonly RouteDefinition[],
+  handlers: Handlers,
+  services: Services,
+): void {
+  app.decorateRequest('principal', null);
+  for (const route of routes) {
+    const compiled = compileRoute(route);
+    const handler = handlers[route.operationId as keyof Handlers] as unknown as (
+      input: { path: unknown; query: unknown; body: unknown },
+      ctx: RequestContext,
+    ) => Promise<{ status: number; body: unknown; contentType?: string }>;
+    const secured = route.security.length > 0;
+
+    const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+      const path = { ...(request.params as object) };
+      compiled.params?.(path);
+      const query = trimStrings({ ...(request.query as object) });
+      compiled.query?.(query);
+      let body: unknown;
+      if (route.body) {
+        const args = bodyArguments(request, compiled.declaredQuery);
+        body = trimStrings(args.data);
+        (args.typed ? compiled.jsonBody : compiled.textBody)!(body);
+      }
+      const ctx: RequestContext = { principal: request.principal, requestId: request.id, log: request.log, services };
+      const out = await handler({ path, query, body }, ctx);
+      reply.code(out.status);
+      if (out.contentType) reply.type(out.contentType);
+      return out.body;
+    };
+
+    for (const url of servedPaths(route.path)) {
+      app.route({
+        method: route.method as 'GET',
+        url: fastifyPath(url),
+        schema: { response: responseSchemas(route) },
+        config: { operationId: route.operationId },
+        onRequest: secured ? async (request) => authenticate(services, request) : undefined,
+        handler: serve,
+      });
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { validationFailed, type ValidationErrorItem } from '../errors.js';
+import type { JsonSchema } from './json-schema.js';
+
+/**
+ * Request validation from the spec's own schemas, with failures worded as the seed words
+ * them (`is required`, `is not allowed to be empty`, `is not allowed`).
+ */
+function makeAjv(coerceTypes: boolean | 'array'): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults: false });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  return ajv;
+}
+
+/** JSON bodies keep their types; query strings, paths and form bodies arrive as text. */
+const strictAjv = makeAjv(false);
+const coercingAjv = makeAjv('array');
+
+export type Validator = (data: unknown) => void;
+
+export function compileValidator(schema: JsonSchema, source: 'json' | 'text'): Validator {
+  const validate: ValidateFunction = (source === 'json' ? strictAjv : coercingAjv).compile(schema);
+  return (data) => {
+    if (!validate(data)) throw validationFailed(describeErrors(validate.errors ?? [], data));
+  };
+}
+
+function keyOf(error: ErrorObject, child?: string): string {
+  const parts = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  return parts.length ? parts.join('.') : 'body';
+}
+
+function valueAt(data: unknown, instancePath: string): unknown {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((acc, key) => (acc && typeof acc === 'object' ? (acc as Record<string, unknown>)[key] : undefined), data);
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+function describe(error: ErrorObject, data: unknown): ValidationErrorItem {
+  const p = error.params as Record<string, any>;
+  switch (error.keyword) {
+    case 'required':
+      return { key: keyOf(error, p.missingProperty), message: 'is required' };
+    case 'additionalProperties':
+      return { key: keyOf(error, p.additionalProperty), message: 'is not allowed' };
+    case 'minLength':
+      return valueAt(data, error.instancePath) === ''
+        ? { key: keyOf(error), message: 'is not allowed to be empty' }
+        : { key: keyOf(error), message: `length must be at least ${p.limit} characters long` };
+    case 'maxLength':
+      return { key: keyOf(error), message: `length must be less than or equal to ${p.limit} characters long` };
+    case 'pattern':
+      return valueAt(data, error.instancePath) === ''
+        ? { key: keyOf(error), message: 'is not allowed to be empty' }
+        : { key: keyOf(error), message: `fails to match the required pattern: /${p.pattern}/` };
+    case 'enum': {
+      const allowed = (p.allowedValues as unknown[]) ?? [];
+      return {
+        key: keyOf(error),
+        message: allowed.length <= 12 ? `must be one of [${allowed.join(', ')}]` : 'must be one of the allowed values',
+      };
+    }
+    case 'const':
+      return { key: keyOf(error), message: `must be [${String(p.allowedValue)}]` };
+    case 'type': {
+      const types = String(p.type).split(',').filter((t) => t !== 'null');
+      return { key: keyOf(error), message: `must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}` };
+    }
+    case 'format':
+      return { key: keyOf(error), message: `must be a valid ${p.format}` };
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return { key: keyOf(error), message: `must be greater than ${error.keyword === 'minimum' ? 'or equal to ' : ''}${p.limit}` };
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return { key: keyOf(error), message: `must be less than ${error.keyword === 'maximum' ? 'or equal to ' : ''}${p.limit}` };
+    case 'minItems':
+      return { key: keyOf(error), message: `must contain at least ${p.limit} items` };
+    case 'maxItems':
+      return { key: keyOf(error), message: `must contain less than or equal to ${p.limit} items` };
+    default:
+      return { key: keyOf(error), message: error.message ?? 'is invalid' };
+  }
+}
+
+/** One item per key, in the order the schema reports them; composition noise dropped. */
+export function describeErrors(errors: ErrorObject[], data: unknown): ValidationErrorItem[] {
+  const items = new Map<string, ValidationErrorItem>();
+  for (const error of errors) {
+    if (['anyOf', 'oneOf', 'allOf', 'if', 'not'].includes(error.keyword)) continue;
+    const item = describe(error, data);
+    if (!items.has(item.key)) items.set(item.key, item);
+  }
+  if (items.size === 0 && errors[0]) items.set('body', describe(errors[0], data));
+  return [...items.values()];
+}
+
+/** Trims surrounding white space from every string, as the seed trims names. */
+export function trimStrings<T>(value: T): T {
+  if (typeof value === 'string') return value.trim() as T;
+  if (Array.isArray(value)) return value.map(trimStrings) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimStrings(v)])) as T;
+  }
+  return value;
+}

@@ -1,0 +1,140 @@
+import type { components } from '@pharmacy/contract';
+import type { Principal } from '../auth/principal.js';
+import type { Flag } from '../db/tables.js';
+import { invalidField, notFound, notOwner } from '../errors.js';
+import { nowIso, randomToken } from '../tokens.js';
+import { compactDate, identityKey, isCalendarDate, normalizeName } from './patient-identity.js';
+import type { PatientChanges, PatientRepository, PatientRow } from './patient-repository.js';
+
+type Schemas = components['schemas'];
+export type PatientCreate = Schemas['PatientCreate'];
+export type PatientUpdate = Schemas['PatientUpdate'];
+export interface PatientFind {
+  first_name: string;
+  last_name: string;
+  gender: 'male' | 'female' | 'unknown';
+  dob: string;
+  guardian?: string;
+  prefix?: string;
+  suffix?: string;
+  zip?: string;
+  species?: string;
+}
+
+export const PATIENT_NOT_FOUND = 'Unable to find Patient.';
+export const PATIENT_NOT_OWNED = 'Patient does not belong to this customer.';
+
+function toFlag(value: boolean | undefined): Flag | null {
+  return value === undefined ? null : value ? 1 : 0;
+}
+
+function today(): string {
+  return nowIso().slice(0, 10).replace(/-/g, '');
+}
+
+function checkDob(dob: string): void {
+  if (!isCalendarDate(dob)) throw invalidField('dob', 'must be a valid date');
+  if (dob > today()) throw invalidField('dob', 'must not be in the future');
+}
+
+/** The notice-of-privacy-practices date defaults to the day of the request when viewed. */
+function noticeDate(viewed: boolean | undefined, date: string | undefined): string | null {
+  if (date !== undefined) return date;
+  return viewed ? today() : null;
+}
+
+export class PatientService {
+  constructor(private readonly patients: PatientRepository) {}
+
+  /** Creates the patient, or answers the token of the patient with the same identity. */
+  async create(owner: Principal, input: PatientCreate): Promise<string> {
+    checkDob(input.dob);
+    const now = nowIso();
+    const species = input.species ?? 'Human';
+    const guardian = input.guardian ?? null;
+    const row: PatientRow = {
+      token: randomToken(),
+      customer_id: owner.customerId,
+      environment: owner.environment,
+      match_key: identityKey({ ...input, guardian, species }),
+      first_name: input.first_name,
+      last_name: input.last_name,
+      first_name_norm: normalizeName(input.first_name),
+      last_name_norm: normalizeName(input.last_name),
+      guardian,
+      dob: input.dob,
+      gender: input.gender,
+      prefix: input.prefix ?? null,
+      suffix: input.suffix ?? null,
+      ssn: input.ssn ?? null,
+      ssn_serial: input.ssn_serial ?? null,
+      mbi: input.mbi ?? null,
+      communications_opt_in: toFlag(input.communications_opt_in),
+      id_image: input.id_image ?? null,
+      zip: input.zip ?? null,
+      company: input.company ?? null,
+      street1: input.street1 ?? null,
+      street2: input.street2 ?? null,
+      city: input.city ?? null,
+      state: input.state?.toUpperCase() ?? null,
+      country: input.country?.toUpperCase() ?? null,
+      phone: input.phone ?? null,
+      email: input.email ?? null,
+      language_preference: input.language_preference ?? null,
+      species,
+      viewed_notice_of_privacy_practices: toFlag(input.viewed_notice_of_privacy_practices),
+      viewed_notice_of_privacy_practices_date: noticeDate(
+        input.viewed_notice_of_privacy_practices,
+        input.viewed_notice_of_privacy_practices_date,
+      ),
+      created_at: now,
+      updated_at: now,
+    };
+    return this.patients.insertOrGetToken(row);
+  }
+
+  async find(owner: Principal, q: PatientFind): Promise<PatientRow> {
+    const found = await this.patients.findFirst(owner, {
+      firstNameNorm: normalizeName(q.first_name),
+      lastNameNorm: normalizeName(q.last_name),
+      dob: compactDate(q.dob),
+      gender: q.gender === 'unknown' ? undefined : q.gender,
+      guardian: q.guardian,
+      prefix: q.prefix,
+      suffix: q.suffix,
+      zip: q.zip,
+      species: q.species,
+    });
+    if (!found) throw notFound(PATIENT_NOT_FOUND);
+    return found;
+  }
+
+  /**
+   * The patient with this token, if the caller may see it: another customer's patient is
+   * refused (seed 7.5); the caller's own patient in the other environment does not exist here.
+   */
+  async get(owner: Principal, token: string): Promise<PatientRow> {
+    const row = await this.patients.findByToken(token);
+    if (!row) throw notFound(PATIENT_NOT_FOUND);
+    if (row.customer_id !== owner.customerId) throw notOwner(PATIENT_NOT_OWNED);
+    if (row.environment !== owner.environment) throw notFound(PATIENT_NOT_FOUND);
+    return row;
+  }
+
+  async update(owner: Principal, token: string, input: PatientUpdate): Promise<void> {
+    await this.get(owner, token);
+    const changes: PatientChanges = { updated_at: nowIso() };
+    const { communications_opt_in, viewed_notice_of_privacy_practices, state, ...plain } = input;
+    Object.assign(changes, plain);
+    if (state !== undefined) changes.state = state.toUpperCase();
+    if (communications_opt_in !== undefined) changes.communications_opt_in = toFlag(communications_opt_in);
+    if (viewed_notice_of_privacy_practices !== undefined) {
+      changes.viewed_notice_of_privacy_practices = toFlag(viewed_notice_of_privacy_practices);
+      changes.viewed_notice_of_privacy_practices_date = noticeDate(
+        viewed_notice_of_privacy_practices,
+        input.viewed_notice_of_privacy_practices_date,
+      );
+    }
+    await this.patients.update(token, changes);
+  }
+}

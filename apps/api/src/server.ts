@@ -1,0 +1,34 @@
+/** The process: configuration, database, migrations, listen, graceful close. */
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = openDatabase(config.databaseUrl);
+  await migrateToLatest(database);
+  const { fastify } = await buildApp({ config, database });
+  let closing = false;
+  const close = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    fastify.log.info({ signal }, 'shutting down');
+    await fastify.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void close('SIGINT'));
+  process.on('SIGTERM', () => void close('SIGTERM'));
+  await fastify.listen({ port: config.port, host: config.host });
+  fastify.log.info({ database: database.dialect, docs: '/docs' }, 'pharmacy API ready');
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`configuration error: ${error.message}`);
+  } else {
+    console.error('failed to start:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});

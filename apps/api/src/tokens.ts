@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A random base62 string; 24 characters carry about 143 bits. */
+export function randomToken(length = 24): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  for (let i = 0; i < bytes.length && out.length < length; i++) {
+    const b = bytes[i]!;
+    if (b < 248) out += ALPHABET[b % 62]; // 248 = 4 * 62: no modulo bias
+  }
+  return out.length === length ? out : out + randomToken(length - out.length);
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}

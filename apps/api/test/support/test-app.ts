@@ -1,0 +1,61 @@
+import { contractMiddleware, validateResponse } from '@pharmacy/contract/testing';
+import { createPharmacyClient, type PharmacyClient } from '@pharmacy/client';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { NewCustomer } from '../../src/customers/customer-service.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export interface TestApp {
+  app: App;
+  database: TestDatabase;
+  baseUrl: string;
+  /** A client for a key, validating every answer against the spec. */
+  client(apiKey?: string, options?: { alias?: boolean }): PharmacyClient;
+  /** A raw request (for bodies the typed client cannot send), validated against the spec too. */
+  raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<RawResponse>;
+  customer(name?: string): Promise<NewCustomer>;
+  close(): Promise<void>;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+/** The real app on a real database, listening on a loopback port. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', ...env });
+  const app = await buildApp({ config, database: database.handle });
+  await app.fastify.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.fastify.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  let customers = 0;
+  return {
+    app,
+    database,
+    baseUrl,
+    client: (apiKey, options) =>
+      createPharmacyClient({
+        baseUrl: options?.alias ? `${baseUrl}/api` : baseUrl,
+        ...(apiKey ? { apiKey } : {}),
+        middleware: [contractMiddleware()],
+      }),
+    async raw(method, path, init = {}) {
+      const response = await fetch(baseUrl + path, { method, headers: init.headers, body: init.body });
+      const text = await response.text();
+      const contentType = response.headers.get('content-type');
+      const json = contentType?.includes('json') && text ? JSON.parse(text) : undefined;
+      const problems = validateResponse({ method, url: path, status: response.status, contentType, body: json ?? text });
+      if (problems.length) throw new Error(`contract: ${problems.map((p) => p.message).join('; ')}`);
+      return { status: response.status, headers: response.headers, text, json };
+    },
+    customer: (name) => app.services.customers.create(name ?? `Customer ${++customers}`),
+    async close() {
+      await app.fastify.close();
+      await database.dispose();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The same suite runs on both databases: the embedded one, and PostgreSQL
+ * (TEST_POSTGRES_URL, default the local server's `test` database). Set
+ * TEST_DATABASES=sqlite to run only the embedded project.
+ */
+const wanted = (process.env.TEST_DATABASES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+
+export default defineConfig({
+  test: {
+    projects: ['sqlite', 'postgres']
+      .filter((name) => wanted.includes(name))
+      .map((name) => ({
+        extends: true,
+        test: { name, env: { TEST_DATABASE: name }, include: ['test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
+      })),
+  },
+});

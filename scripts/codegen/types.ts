@@ -1,0 +1,12 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { bundlePath, GENERATED_HEADER, typesPath } from './paths.js';
+
+/** TypeScript types of the bundle (openapi-typescript). */
+export async function generateTypes(): Promise<void> {
+  const ast = await openapiTS(pathToFileURL(bundlePath), { alphabetize: false, exportType: false });
+  mkdirSync(dirname(typesPath), { recursive: true });
+  writeFileSync(typesPath, `${GENERATED_HEADER}\n${astToString(ast)}`);
+}
