@@ -21,7 +21,7 @@ export interface OperationInfo {
   security: string[];
   parameters: ParameterInfo[];
   body?: { required: boolean; contentTypes: string[]; schema: JsonSchema };
-  responses: { status: number; contentType?: string; schema?: JsonSchema }[];
+  responses: { status: string; contentType?: string; schema?: JsonSchema }[];
 }
 
 type Doc = Record<string, any>;
@@ -88,7 +88,7 @@ export function listOperations(doc: Doc): OperationInfo[] {
       }
       const responses = Object.entries<Doc>(op.responses ?? {}).map(([status, resp]) => {
         const [contentType, media] = Object.entries<Doc>(resp.content ?? {})[0] ?? [];
-        return { status: Number(status), contentType, schema: media?.schema };
+        return { status, contentType, schema: media?.schema };
       });
       ops.push({
         operationId: op.operationId,

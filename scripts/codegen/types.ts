@@ -6,7 +6,8 @@ import { bundlePath, GENERATED_HEADER, typesPath } from './paths.js';
 
 /** TypeScript types of the bundle (openapi-typescript). */
 export async function generateTypes(): Promise<void> {
-  const ast = await openapiTS(pathToFileURL(bundlePath), { alphabetize: false, exportType: false });
+  // defaultNonNullable off: a request field with a default stays optional for callers.
+  const ast = await openapiTS(pathToFileURL(bundlePath), { alphabetize: false, exportType: false, defaultNonNullable: false });
   mkdirSync(dirname(typesPath), { recursive: true });
   writeFileSync(typesPath, `${GENERATED_HEADER}\n${astToString(ast)}`);
 }

@@ -1,4 +1,5 @@
 import formbody from '@fastify/formbody';
+import { parse as parseForm } from 'qs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -40,7 +41,11 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   });
   // Bodies are JSON or form data only; Fastify's default text/plain parser would let others through.
   fastify.removeContentTypeParser('text/plain');
-  await fastify.register(formbody, { bodyLimit: config.bodyLimit });
+  // Form bodies may nest with brackets (`prescriber[first_name]=...`, `medications[0][prescription_token]=...`).
+  await fastify.register(formbody, {
+    bodyLimit: config.bodyLimit,
+    parser: (body) => parseForm(body, { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowPrototypes: false }),
+  });
   installErrorHandling(fastify);
   const services = createServices(database.db);
   registerOperations(fastify, routes, handlers, services);

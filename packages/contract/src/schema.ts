@@ -121,8 +121,2298 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/prescription/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The prescription's `prescription_token`, as carried by its `NOTIFY_RX` event or the patient's prescription list.
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                token: components["parameters"]["PrescriptionToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a prescription
+         * @description Answers the prescription, wrapped in the key `prescription`.
+         *
+         *     A prescription comes to exist when the pharmacy receives and processes one: an
+         *     electronic prescription matched to the patient, a medication of a transfer request,
+         *     or an accepted direct transfer. Each is announced by a `NOTIFY_RX` event carrying the
+         *     `prescription_token` read here. When a transfer replaces an existing prescription,
+         *     the event also carries `transfer_prescription_token`; the original token stays
+         *     readable for association, but the prescription is discontinued (no longer
+         *     `fillable`).
+         *
+         *     `fillable` tells whether a fill request may use the prescription now: it is false
+         *     once the prescription expired, was transferred out, is on hold or has no refills
+         *     left. `refills_remaining` and `quantity_remaining` decrease as fill requests are
+         *     processed (reported by `ORDER` events). How prescription statuses change is not
+         *     shown by the source.
+         *
+         *     A token unknown in this environment answers `404` with `Unable to find Prescription.`;
+         *     a prescription of another customer answers `400` with error `Unauthorized` and message
+         *     `Prescription does not belong to this customer.`
+         */
+        get: operations["getPrescription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfer_request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transfer requests
+         * @description Lists this customer's transfer requests in this environment, 50 per page, earliest
+         *     created first, each with its current `status` and medications. `page` is zero-based
+         *     (default `0`); a page beyond the end answers an empty array. The response body is a
+         *     bare array, as in the source; a caller knows it reached the end when a page holds
+         *     fewer than 50 items.
+         */
+        get: operations["listTransferRequests"];
+        put?: never;
+        /**
+         * Request a transfer
+         * @description Asks the pharmacy to transfer a patient's prescriptions here from another pharmacy or
+         *     from the prescriber, and answers `201` with a receipt at once. The work happens
+         *     later, typically within 1 to 3 days.
+         *
+         *     ## Body rules
+         *     `patient_token` is required, and so is at least one complete contact pair:
+         *     `pharmacy_name` with `pharmacy_phone`, or `prescriber_name` with `prescriber_phone`.
+         *     Half a pair answers `400` with `is required` for the missing member; neither pair
+         *     answers `400` with `is required` for each of the four fields. `medications` names the
+         *     medications to transfer; when it is omitted, every prescription of the patient that
+         *     can be transferred is transferred. An unknown `patient_token` answers `404` with
+         *     `Unable to find Patient.`; a patient of another customer answers `400` with error
+         *     `Unauthorized` and message `Patient does not belong to this customer.`
+         *
+         *     ## What follows
+         *     The request starts `pending` (see `GET /v1/transfer_request/{token}`).
+         *
+         *     1. The pharmacy contacts the pharmacy or prescriber given. Each contact is reported by
+         *        a `TRANSFER_CONTACT` event (`success`, with `contact_name`, `contact_method`
+         *        `fax` or `phone`, and `contact_number`). A contact attempt for a request that is no
+         *        longer `pending`, or by an unsupported contact method, gives a `TRANSFER_CONTACT`
+         *        event with status `error` and an `error_code`.
+         *     2. Each prescription received is announced by a `NOTIFY_RX` event with its new
+         *        `prescription_token`, and its transfer medication gets a `prescription`.
+         *     3. The request ends with one `TRANSFER` event: `success` when at least one
+         *        medication was transferred (the request becomes `completed`; the event lists the
+         *        transferred medications), or `error` when none could be (the request becomes
+         *        `rejected`). A medication that cannot be transferred carries a
+         *        `rejection_reason` (transfer rejection codes); a pharmacy or prescriber that does
+         *        not respond within 6 days gives `PHARMACY_NO_RESPONSE` or
+         *        `PRESCRIBER_NO_RESPONSE`.
+         *
+         *     Events carry `metadata` as sent, so the customer can match them to its own records.
+         *     They can be listed again through `GET /v1/webhook_events`.
+         */
+        post: operations["createTransferRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfer_request/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transfer request's `transfer_token`, as answered by its receipt (the `url_token` of the list).
+                 * @example tr4Hj6Kl8Zx0Cv2Bn4Mq6Wp8
+                 */
+                token: components["parameters"]["TransferToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a transfer request
+         * @description Answers the transfer request with its contacts, messages and medications.
+         *
+         *     The body is an array, not an object: the source's read answers an array of full
+         *     records, and this shape is kept so clients written against it work unchanged. It
+         *     always holds exactly one record, the request with this token (designed: the source
+         *     does not say how many).
+         *
+         *     `status` is `pending` while the pharmacy works on the request, then `completed` (at
+         *     least one medication transferred) or `rejected` (none could be); both are final. Each
+         *     medication shows its own outcome: a `prescription` once transferred (also announced by
+         *     a `NOTIFY_RX` event), or a `rejection_reason` once rejected. `messages` records the
+         *     contacts made so far (also reported by `TRANSFER_CONTACT` events).
+         *
+         *     A token unknown in this environment answers `404` with `Transfer not found.`; so does a
+         *     transfer request of another customer (designed: the source shows no other answer,
+         *     and this one does not reveal that the token exists).
+         */
+        get: operations["getTransferRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/direct_transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a direct transfer
+         * @description Transfers one prescription from the customer's own pharmacy to this pharmacy, with a
+         *     digital copy of the original prescription at `prescription.direct_transfer_url`, and
+         *     answers a receipt at once.
+         *
+         *     ## Body rules
+         *     Every object and field is required except `prescription.first_fill_date`,
+         *     `prescription.last_fill_date` and the optional address parts (`street2`, `phone`,
+         *     `email`). `prescriber.npi` is 10 digits; dates are `YYYYMMDD`.
+         *     `transfer_to` must equal the service's own pharmacy records (`name`, `id_number` and
+         *     `pharmacist`, as given to the customer at onboarding); a mismatch answers `400` with a
+         *     validation error whose key is `transfer_to`. An unknown `patient_token` answers `404`
+         *     with `Unable to find Patient.`; a patient of another customer answers `400` with error
+         *     `Unauthorized` and message `Patient does not belong to this customer.`
+         *     In a form body, nested objects are written in bracket notation, for example
+         *     `prescriber[first_name]=Alex` (designed); JSON is the natural encoding for this body.
+         *
+         *     ## What follows
+         *     The direct transfer starts `pending` (see
+         *     `GET /v1/direct_transfer/{direct_transfer_token}`). When the pharmacy has processed it:
+         *
+         *     - accepted: a `NOTIFY_RX` event announces the new `prescription_token`, and a
+         *       `DIRECT_TRANSFER` event with status `success` carries the `direct_transfer_token`
+         *       and the same `prescription_token`;
+         *     - rejected: only a `DIRECT_TRANSFER` event with status `error`, whose `message`
+         *       starts with a rejection notice followed by the reason.
+         */
+        post: operations["createDirectTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/direct_transfer/{direct_transfer_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The direct transfer's token, the `direct_transfer_id` answered by its receipt.
+                 * @example dt3Fg5Hj7Kl9Zx1Cv3Bn5Mq7
+                 */
+                direct_transfer_token: components["parameters"]["DirectTransferToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a direct transfer
+         * @description Answers the direct transfer as submitted, with its processing state. The record's
+         *     fields are designed (the source does not show them): the submitted `prescriber`,
+         *     `transfer_from`, `transfer_to` and `prescription` unchanged, plus the token,
+         *     `status`, `patient_token`, `created_at` and the outcome.
+         *
+         *     `status` is `pending` until the pharmacy has processed the transfer, then `accepted`
+         *     (`prescription_token` names the prescription created, the one announced by
+         *     `NOTIFY_RX` and the `DIRECT_TRANSFER` success event) or `rejected`
+         *     (`rejection_message` repeats the message of the `DIRECT_TRANSFER` error event). Both
+         *     are final.
+         *
+         *     A token unknown in this environment answers `404` with `Direct transfer not found.`;
+         *     a direct transfer of another customer answers `403`.
+         */
+        get: operations["getDirectTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fill_request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a fill request
+         * @description Submits a request to dispense prescriptions and/or over-the-counter products and ship
+         *     them to the patient, and answers a receipt whose `request_id` is the fill request's
+         *     token. Processing is asynchronous: an `ORDER` event (status `success`: the order is
+         *     pending shipment) and then `SHIPMENT` events follow, carrying this `request_id` and the
+         *     request's `metadata`.
+         *
+         *     **Required fields.** `patient_token`, `patient_payment_type`, the destination
+         *     (`address_to_name`, `address_to_street1`, `address_to_city`, `address_to_state`,
+         *     `address_to_zip`, `address_to_phone`, `address_to_email`) and `patient_survey` (whose
+         *     own subfields are all optional). `medications` or `otc_products` must be present and
+         *     not empty. `insurances` (1 to 5 plans) is required when `patient_payment_type` is
+         *     `insurance`; each plan is either an `insurance_token` or a `cardholder_id` with a
+         *     6-character `rx_bin`. A missing field answers `400` with `is required`, an empty string
+         *     `is not allowed to be empty`, an unknown field `is not allowed`.
+         *
+         *     **Records named in the body** (checked after the fields are valid):
+         *     - the patient must be a patient of this customer: an unknown token answers `404`
+         *       `Unable to find Patient.`, a patient of another customer `400` with error
+         *       `Unauthorized` and message `Patient does not belong to this customer.`;
+         *     - each prescription in `medications` must exist, belong to this patient and be
+         *       fillable (not expired, not transferred out, refills left), else `400` with
+         *       `validation_errors` keyed `medications.{index}.prescription_token` and the message
+         *       `does not exist`, `does not belong to this patient` or `is not fillable`;
+         *     - each `insurance_token` must name an insurance record of this patient, else `400`
+         *       keyed `insurances.{index}.insurance_token` `does not exist`;
+         *     - `replacement_order` must be the `request_id` of an existing fill request of this
+         *       customer, else `400` keyed `replacement_order` `does not exist`.
+         *
+         *     **Defaults.** `shipping_method` `usps_first`; `signature_confirmation`,
+         *     `is_custom_order` and `check_in` false. Without further control the exact prescribed
+         *     product is dispensed.
+         *
+         *     **Check-in.** Before sending a refill for an existing patient, ask the patient six
+         *     questions: new medications, new allergies, side effects, a hospital stay or other care
+         *     transition, use of another pharmacy, and how effective the medication feels. The
+         *     answers are not sent here; if the patient wants a pharmacist consultation, set
+         *     `check_in` to true and a pharmacist contacts the patient before the request is
+         *     processed.
+         *
+         *     A refill submitted before the earliest date it is allowed is accepted but held: its
+         *     receipt says `scheduled` and it is readable and reschedulable through
+         *     `/scheduled-fill-requests`.
+         *
+         *     The source does not give the success status; `201 Created` is our design, as for the
+         *     other creates.
+         */
+        post: operations["createFillRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fill_request/{url_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The fill request's token, the `request_id` answered when it was submitted.
+                 * @example fr3Hj6Kl9Zx2Cv5Bn8Mq1Wt4
+                 */
+                url_token: components["parameters"]["FillRequestUrlToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a fill request
+         * @description Answers the fill request as it was submitted: every field of the create body that was
+         *     sent (optional fields not sent are absent; `shipping_method` carries its default), plus
+         *     `request_id`, `status` and `created_at` (these three are our design). The path value is
+         *     the `request_id` answered at submission. The success status is `202`, as the source
+         *     documents.
+         *
+         *     A token unknown in this environment answers `404` `Fill request not found.`; a fill
+         *     request of another customer answers `403`.
+         */
+        get: operations["getFillRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fill_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fill requests
+         * @description Lists this customer's fill requests in this environment, earliest created first, one
+         *     page at a time (at most `limit`, at most 100). Pass the answered `next_page_token` as
+         *     `next` for the following page; it is null on the last page. Filters combine: `created_at`
+         *     takes an operator and a date-time (`$gte:2026-01-01T00:00:00Z`), `metadata` matches the
+         *     customer's identifier exactly.
+         *
+         *     The source shows the query parameters and that the answer is a list; the item fields,
+         *     the envelope, the order and the default `limit` of 20 are our design. An invalid
+         *     parameter answers `400` with `validation_errors`.
+         */
+        get: operations["listFillRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/order/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's token (`order_token` of the `ORDER` event and of the fill request list).
+                 * @example or5Gh8Jk1Lz4Xc7Vb0Nm3Qw6
+                 */
+                token: components["parameters"]["OrderToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an order
+         * @description Answers the order created when a fill request was processed: what was dispensed (the
+         *     medications as in the `ORDER` event, and OTC products), its status and how it ships.
+         *     The token is the `order_token` of the `ORDER` event (also listed by
+         *     `GET /v1/fill_requests`).
+         *
+         *     The source documents `400`, `401` and `404`, with `400` and `404` bodies
+         *     `{statusCode, error, message?}` and a `401` body `{error, message}`; the record's
+         *     fields are not shown, so the `200` body is our design. An unknown token (or an order of
+         *     another customer) answers `404` `Order not found.`
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scheduled-fill-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a scheduled fill request
+         * @description Answers a fill request that was held because it was submitted too soon, looked up
+         *     either by its own `id` (a GUID) or by the `request_id` of the held fill request
+         *     (`original_fill_request_token`). **Exactly one of the two parameters is to be sent**:
+         *     OpenAPI cannot require one of two query parameters, so both are optional here, and
+         *     sending neither answers `400` (`id` `is required`) while sending both answers `400`
+         *     (`original_fill_request_token` `is not allowed`).
+         *
+         *     Nothing held for this customer under that id or token answers `404`. The record's
+         *     fields are not shown by the source; the `200` body is our design.
+         */
+        get: operations["getScheduledFillRequest"];
+        put?: never;
+        /**
+         * Reschedule a fill request
+         * @description Reschedules a fill request that was submitted too soon, so it is submitted for
+         *     processing at `scheduled_for` instead. `scheduled_for` defaults to the earliest date
+         *     the refill is allowed and may not be earlier than it (`400`). Rescheduling a request
+         *     that is already held moves its date; rescheduling one that was not held (it was
+         *     refused as too soon) holds it. The answer is the scheduled fill request.
+         *
+         *     The source says only that the body is JSON; its fields, the `200` body and the rules
+         *     above are our design. An unknown `original_fill_request_token` answers `404`, as does
+         *     a fill request that was already processed or canceled. As every pharmacy operation,
+         *     the body may also be sent as form data.
+         */
+        post: operations["rescheduleFillRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scheduled-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scheduled actions
+         * @description Lists the current customer's scheduled actions of every action type (held fill
+         *     requests, auto-refill submissions), ordered by creation date, earliest first. `limit`
+         *     is 1 to 100 (20 when not sent). Pass the answered `nextPageToken` (the base64 encoding
+         *     of the creation-date cursor) back as `nextPageToken` for the next page; it is null on
+         *     the last page. An out-of-range `limit` or an unreadable `nextPageToken` answers `400`.
+         *
+         *     The source shows the parameters; the item fields and the envelope are our design.
+         */
+        get: operations["listScheduledActions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auto-refill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List auto-refill subscriptions
+         * @description Lists this customer's prescriptions subscribed to auto-refill (active subscriptions),
+         *     earliest subscribed first, one page at a time. Pass the answered `next_page_token` as
+         *     `next` for the following page; it is null on the last page.
+         *
+         *     The source names only the purpose and the statuses `200`, `400` and `500`; the
+         *     parameters, the envelope and the items are our design, and `401` is listed because the
+         *     API key is required as everywhere.
+         */
+        get: operations["listAutoRefills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auto-refill/{prescription_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the prescription the subscription refills.
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                prescription_token: components["parameters"]["AutoRefillPrescriptionToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an auto-refill subscription
+         * @description Answers the prescription's auto-refill subscription, active or canceled. A prescription
+         *     without a subscription (or unknown in this environment) answers `404`. The record is our
+         *     design; the source names only the purpose.
+         */
+        get: operations["getAutoRefill"];
+        put?: never;
+        /**
+         * Subscribe a prescription to auto-refill
+         * @description Subscribes the prescription to auto-refill: every `interval_days` (by default the
+         *     prescription's days supply), and never before the earliest date a refill is allowed,
+         *     the service submits a fill request of this prescription with the payment, destination
+         *     and shipping given here, reported by the usual `ORDER` and `SHIPMENT` events. The
+         *     subscription ends when it is canceled or when the prescription stops being fillable.
+         *
+         *     Answers `200` with the active subscription. Refusals:
+         *     - an unknown prescription: `404` `Unable to find Prescription.`;
+         *     - a prescription of another customer: `400` with error `Unauthorized`;
+         *     - a prescription that is not fillable: `400` keyed `prescription_token`
+         *       `is not fillable`;
+         *     - a prescription that already has an active subscription: `400` keyed
+         *       `prescription_token` `already has an active auto-refill subscription` (cancel it
+         *       first, or read it). A canceled subscription is replaced by the new one.
+         *
+         *     The body, the record and these rules are our design; the source names only the
+         *     purpose and the statuses `200`, `400` and `500`.
+         */
+        post: operations["createAutoRefill"];
+        /**
+         * Cancel an auto-refill subscription
+         * @description Cancels the prescription's subscription: no further refills are submitted (a refill
+         *     already submitted is not recalled). Answers `200` with the subscription, now
+         *     `canceled`, with `canceled_at` set and `next_fill_date` null. Canceling a canceled
+         *     subscription answers it unchanged. A prescription without a subscription answers `404`.
+         *     The record and these rules are our design.
+         */
+        delete: operations["cancelAutoRefill"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pharmacy-coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the best pharmacy for a coverage
+         * @description Answers the pharmacy location best suited to fill for a patient whose order ships to
+         *     `ship_to_state` and whose prescription plan is identified by `bin` (exactly 6 digits)
+         *     and, when the card shows them, `pcn` and `group_number`.
+         *
+         *     The location is chosen among those licensed to ship to the state: an in-network
+         *     location for the plan when there is one (`in_network` true), otherwise the best
+         *     out-of-network one (`in_network` false); ties go to the shortest shipping time
+         *     (designed rule). No location licensed for the state answers `404` (designed).
+         *
+         *     Coverage lookups are enabled per customer; a customer without them answers `403`.
+         */
+        get: operations["getPharmacyCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/same_day_delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List same-day delivery orders
+         * @description Lists this customer's same-day delivery orders in this environment, newest first,
+         *     optionally only those in one `status`. Pages hold `limit` orders (default 20, 1 to
+         *     1000); pass the answered `next_page_token` back to read the next page, until it is
+         *     null. The answer's shape is designed (the source shows only the query).
+         */
+        get: operations["listSameDayDeliveries"];
+        put?: never;
+        /**
+         * Create a same-day delivery order
+         * @description Creates an order that a courier delivers to the patient the same day, and answers it
+         *     with status `PENDING`. What is delivered is either the patient's fillable
+         *     prescriptions (`prescription_tokens`, each filled once) or the products of a fill
+         *     request that has not shipped (`fill_request_id`): exactly one of the two is sent.
+         *
+         *     The courier collects the order at `pickup_location_id` (a location from
+         *     `GET /v1/nearby_same_day_pickup_locations`) or, when omitted, at the nearest location
+         *     that can prepare it in time. Without a `delivery_window` the earliest window offered
+         *     today is used. Progress is read with `GET /v1/same_day_delivery/{id}` (see
+         *     `SameDayDelivery` for the statuses and their moves).
+         *
+         *     Designed: the source says only "JSON body; creates an order". Creating is not
+         *     idempotent: each call creates an order; use `metadata` to recognise retries.
+         */
+        post: operations["createSameDayDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/same_day_delivery/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's `id`, as answered when it was created.
+                 * @example sdd4Hq8Lm2Np6Rt0Vx3Zb5Cd
+                 */
+                id: components["parameters"]["SameDayDeliveryId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a same-day delivery order
+         * @description Answers one same-day delivery order with its current status, courier, tracking
+         *     address and estimated arrival. An id unknown in this environment, or of another
+         *     customer's order, answers `404` (designed: not revealing whether another customer's
+         *     order exists). The record's shape is designed (the source says only "one order").
+         */
+        get: operations["getSameDayDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/copay_request/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The copay request's `request_id`.
+                 * @example cpr7Fh2Jk5Lm8Nq1Rs4Tv6Wx
+                 */
+                request_id: components["parameters"]["CopayRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a copay request
+         * @description Answers a copay request: the patient's out-of-pocket cost of a prescription under an
+         *     insurance plan. The source answers `202` (Accepted) here: pricing is adjudicated with
+         *     the payer asynchronously, so `status` is `pending` (and `copay_amount` null) until the
+         *     payer answers, then `completed` with the amount, or `failed` with a `message`. Poll
+         *     until the status is final.
+         *
+         *     A `request_id` unknown in this environment, or of another customer, answers `404`
+         *     (designed). The record's fields are designed (the source shows none).
+         */
+        get: operations["getCopayRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/insurance/{insurance_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The insurance record's token.
+                 * @example ins3Gk7Mp1Qs5Uw9Yb2De6Hj
+                 */
+                insurance_token: components["parameters"]["InsuranceToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an insurance record
+         * @description Answers a patient's stored insurance plan. Insurance records are created from the
+         *     card fields of a fill request's `insurances` and referenced afterwards by
+         *     `insurance_token`. The cardholder id is answered masked (all but its last four
+         *     characters replaced by `*`): like the social security number, the full member id is
+         *     accepted but never returned.
+         *
+         *     A token unknown in this environment, or of another customer, answers `404` (designed).
+         *     The record's fields are designed (the source shows none).
+         */
+        get: operations["getInsurance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/prescriber/{prescriber_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The prescriber's token.
+                 * @example prb8Kd2Nf6Qh0Tj4Wl7Yn1Bp
+                 */
+                prescriber_token: components["parameters"]["PrescriberToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a prescriber record
+         * @description Answers a prescriber the pharmacy holds prescriptions from: name, NPI, DEA number
+         *     (when on file) and practice address and contact details. A token unknown in this
+         *     environment answers `404`. The record's fields are designed (the source shows none);
+         *     `address` has the fields of a prescription's `prescriber_address`.
+         */
+        get: operations["getPrescriber"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a media file
+         * @description Answers the bytes of a media file (a prescription, ID card or insurance card image,
+         *     or a PDF document) with its own `Content-Type`. The id is a version-4 UUID; any other
+         *     value answers `400`. An id unknown in this environment, or of another customer's file,
+         *     answers `404`.
+         *
+         *     Designed: the source shows statuses 200, 401, 404 and 500 but no body; the file is
+         *     answered as is, as `image/png`, `image/jpeg` or `application/pdf`, at most 10 MiB,
+         *     with `Content-Disposition: inline` and the file's name when it has one.
+         *     To hand a file to a browser or another service without the API key, use
+         *     `GET /v2/media/{id}`, which answers a short-lived signed address instead.
+         */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a signed address of a media file
+         * @description Version 2 of the media read: instead of the bytes, answers a signed address for
+         *     reading the file straight from the object store, with its expiry and content type.
+         *     The address needs no API key, so it can be handed to a browser; it works for 15
+         *     minutes (designed) and must be treated as a secret until then. The id is a version-4
+         *     UUID; any other value answers `400`. An id unknown in this environment, or of another
+         *     customer's file, answers `404`. The answer's fields are designed (the source says only
+         *     "signed address for reading the file from an object store").
+         */
+        get: operations["getMediaSignedUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check availability by NDC
+         * @description Answers whether this pharmacy can dispense a product, by its National Drug Code,
+         *     today: overall and per dispensing location, with the units on hand where locations
+         *     report them. `quantity` makes a location available only when it holds at least that
+         *     much; `zip` orders the locations nearest first. An NDC the pharmacy's catalogue does
+         *     not know answers `200` with `available` false, `medication_name` null and no
+         *     locations, not `404`.
+         *
+         *     Designed: the source says only "availability by NDC" (no parameters, no body). Stock
+         *     changes constantly; the answer is a snapshot (`checked_at`), not a reservation.
+         */
+        get: operations["getAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/external_location_matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Match one address to an external location
+         * @description Answers the external location at an address, or `matched` false and `location` null
+         *     when none exists yet (not `404`: no location is a normal answer). `zip` is required;
+         *     `street1`, `street2`, `city` and `state` make the match precise. Addresses are
+         *     compared normalised (USPS abbreviations, case, punctuation; a ZIP+4 counts by its five
+         *     digits). With `zip` alone, the match succeeds only when exactly one location has that
+         *     ZIP code.
+         *
+         *     Designed: the source says only "address information" and "match for one external
+         *     location".
+         */
+        get: operations["matchExternalLocation"];
+        put?: never;
+        /**
+         * Match several addresses to external locations
+         * @description Matches up to 100 addresses at once, by the rules of the single match
+         *     (`GET /v1/external_location_matches`). Each address carries the caller's `reference`;
+         *     the answer maps every reference to its matched external location, or to
+         *     `{matched: false, location: null}`, an indication that none exists yet. References
+         *     must be unique within the request. Matching only reads: it never creates locations,
+         *     so the call may be repeated freely.
+         *
+         *     Designed: the source says only "multiple addresses" and "map from each address to its
+         *     matched external location, or an indication that none exists yet".
+         */
+        post: operations["matchExternalLocations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/external_locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List external locations by zip code
+         * @description Lists the external locations with a ZIP code (`zip`, required; a ZIP+4 counts by its
+         *     five digits), nearest to the ZIP code's centre first, optionally of one `type`. Pages
+         *     hold `limit` locations (default 20, 1 to 100); pass the answered `next_page_token`
+         *     back to read the next page, until it is null. A ZIP code with no locations answers an
+         *     empty page. External locations are reference data shared by every customer.
+         *
+         *     Designed: the source says only "zip code" and "external locations"; the filter, the
+         *     paging and the answer's shape are ours.
+         */
+        get: operations["listExternalLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/external_locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The external location's `id`.
+                 * @example loc5Pz9Rb3Td7Vf1Xh4Zk8Mn
+                 */
+                id: components["parameters"]["ExternalLocationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an external location
+         * @description Answers one external location by its `id` (as found by listing, matching or a nearby
+         *     pickup search). An unknown id answers `404`. The record's shape is designed (the source
+         *     says only "one external location").
+         */
+        get: operations["getExternalLocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/external_transfers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The external transfer's `id`.
+                 * @example xtr2Cv6Bn0Mq4Ws8Ey1Ru5Ti
+                 */
+                id: components["parameters"]["ExternalTransferId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an external transfer
+         * @description Answers an external transfer: prescriptions of a patient moving between this pharmacy
+         *     and another pharmacy, in (`direction` `in`) or out (`out`, as reported by
+         *     `TRANSFER_OUT` events), with each medication's own outcome. Statuses are those of
+         *     transfer requests: `pending`, then `completed` (at least one medication moved) or
+         *     `rejected` (none could be), with the transfer rejection codes per medication.
+         *
+         *     An id unknown in this environment, or of another customer, answers `404` (designed).
+         *     The record's fields are designed (the source says only "external transfer details").
+         */
+        get: operations["getExternalTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/nearby_same_day_pickup_locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List nearby same-day pickup locations
+         * @description Lists the locations near an address where an order can be picked up the same day, by
+         *     the patient or by a same-day delivery courier (pass a location's `id` as
+         *     `pickup_location_id` when creating a same-day delivery). Locations within
+         *     `radius_miles` (1 to 50, default 10) of the address are answered nearest first, at
+         *     most 50. An empty list means same-day service is not offered there. An address that
+         *     cannot be located answers `400` with key `street1` and message `cannot be located`.
+         *
+         *     Designed: the source says only "address details" and "nearby pickup locations".
+         */
+        get: operations["listNearbySameDayPickupLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialty_pharmacies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List specialty pharmacies
+         * @description Lists the specialty pharmacies that can dispense a prescription for a patient with an
+         *     insurance plan, in-network first. The source names the inputs "Rx token (prescriber
+         *     NPI) and insurance token (bin, pcn, group)"; they are designed as two choices:
+         *
+         *     - the prescription: exactly one of `prescription_token` (a prescription at this
+         *       pharmacy) or `prescriber_npi` (for a prescription not here yet);
+         *     - the insurance: exactly one of `insurance_token` (a stored insurance record) or
+         *       `bin`, with `pcn` and `group_number` when the card shows them.
+         *
+         *     Missing both of a pair answers `400` `is required` on the first of the pair; sending
+         *     both answers `400` `is not allowed` on the second; `pcn` or `group_number` without
+         *     `bin` answers `400` `is not allowed`. An unknown `prescription_token` or
+         *     `insurance_token` answers `404`. The list holds at most 100 pharmacies and has no
+         *     pages; an empty list means none is known.
+         */
+        get: operations["listSpecialtyPharmacies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook events
+         * @description Lists this customer's webhook events of the environment the API key selects, of every
+         *     type, each with the payload that was (or will be) delivered and how its delivery went,
+         *     so events can be reprocessed or a missed delivery recovered.
+         *
+         *     Events come in ascending time order (`payload.timestamp`), at most 100 per page
+         *     (`limit`, default 100). To read the next page, pass the answered `next_page_token` as
+         *     `next` with the same filters; the last page answers `next_page_token` `null`.
+         *
+         *     Filters: `timestamp` takes `{operator}:{value}` conditions (`$lt`, `$gt`, `$lte`,
+         *     `$gte` with an integer, `$eq` with an integer or a string) and may be repeated to give
+         *     a range, for example `timestamp=$gte:1768435200&timestamp=$lt:1768521600`; `status`
+         *     keeps only events with that envelope status (notify events, which have none, never
+         *     match it).
+         *
+         *     The shape of `delivery_data` beyond `status` and `status_code`, and the default
+         *     `limit`, are our design (see `WebhookDeliveryData`).
+         */
+        get: operations["listWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_events/{webhook_type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook events of one type
+         * @description Lists this customer's webhook events of one type, in the environment the API key
+         *     selects. Only `notify_rx` is documented as supported: it answers only `NOTIFY_RX`
+         *     events (every `payload` is a `NotifyRxEvent`), in ascending time order. Any other
+         *     `webhook_type` answers `400` with key `webhook_type` (not `404`: the path exists, the
+         *     value is refused).
+         *
+         *     Pages hold at most 100 events (`limit`, default 100). To read the next page, pass the
+         *     answered `next_page_token` as `next` with the same filters; the last page answers
+         *     `next_page_token` `null`.
+         *
+         *     Filters: `timestamp` takes `{operator}:{value}` conditions (`$lt`, `$gt`, `$lte`,
+         *     `$gte` with an integer, `$eq` with an integer or a string) and may be repeated to give
+         *     a range; `id` selects one event by its delivery id (`webhook-id`); `status` and
+         *     `request_id` filter on the envelope fields of those names, which `NOTIFY_RX` events do
+         *     not carry, so with `notify_rx` either filter matches no event.
+         */
+        get: operations["listWebhookEventsByType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/consults/v0": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List consults
+         * @description Lists the tenant's consults, filtered, sorted and paged. Every filter is optional and
+         *     filters combine (all must hold). Name filters match a case-insensitive substring;
+         *     `appointment_start_date` and `appointment_end_date` bound the appointment's start
+         *     (consults without an appointment never match them).
+         *
+         *     Paging is by offset: the page starts at `skip + (page_number - 1) × limit` of the set
+         *     sorted by `sort` (default `created_at`) in `direction` (default `desc`). The answer
+         *     carries `total`, the number of matching consults.
+         *
+         *     The consult interface is version `v0`, in its paths. Its fields and parameters are
+         *     snake_case, as the source names the query parameters. Authenticate with a bearer token from `POST /oauth/token`.
+         *
+         *     The source lists `200`, `401` and `500`; this service also answers `400` when a query
+         *     value is malformed (a `program_id` that is not 24 hex characters, a non-boolean
+         *     `scheduled`, a `limit` out of bounds, an unknown `sort` field, an
+         *     `appointment_end_date` not later than `appointment_start_date`) rather than ignoring it.
+         *     The response shape is our design.
+         */
+        get: operations["listConsults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List open provider slots
+         * @description Lists the open slots of providers licensed in `state` for the `questionnaire`'s
+         *     consults, between `start` and `end`. The slots can be used to create consults and
+         *     appointments. Every parameter is required except `duration` (minutes per slot; the
+         *     questionnaire's default length when omitted).
+         *
+         *     Rules: `start` must be later than now and `end` later than `start`; the window may
+         *     span at most 31 days (our limit); `questionnaire` is 24 hex characters without a
+         *     prefix; `state` is two upper-case letters. A violation answers `400`; an unknown
+         *     questionnaire answers `404` with `Unable to find Questionnaire.` (our message).
+         *
+         *     A slot is answered only if it lies wholly inside the window. Fields are snake_case,
+         *     as in the consult listing; the response shape is our design.
+         */
+        get: operations["listScheduleSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diagnostics/v0/kits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List lab test kits
+         * @description Lists the kinds of at-home collection kit the tenant can send to patients, with the
+         *     tests each kit serves. The listing takes no parameters and is not paged (a
+         *     catalogue).
+         *
+         *     Statuses (the source lists `200`, `400`, `401`, `404`, `500`): `400` when a query
+         *     parameter is sent (the listing takes none); `404` `Unable to find Kits.` when the
+         *     tenant has no kit configured (our reading: an empty catalogue is answered as not
+         *     found rather than as an empty set); `500` is an unexpected, probably transient
+         *     failure, to retry later.
+         *
+         *     The diagnostics interface is version `v0`, in its paths. Its fields are snake_case, as the source's `test_id`, `kit_id`,
+         *     `custom_data_1` and `kit_serial` are (the source's only camelCase names, `pageToken`
+         *     and the `orderId` path parameter, are kept as it spells them). The kit fields are
+         *     our design.
+         */
+        get: operations["listDiagnosticKits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diagnostics/v0/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List lab tests
+         * @description Lists the lab tests the tenant can order, with the panels each measures, the kit
+         *     that collects its sample and whether an order needs a physician's approval. The
+         *     listing takes no parameters and is not paged (a catalogue); a tenant without tests
+         *     gets an empty `results`.
+         *
+         *     Statuses (as the source lists them): `400` when a query parameter is sent (the
+         *     listing takes none); `500` is an unexpected, probably transient failure, to retry
+         *     later. The test fields are our design (snake_case, as the rest of diagnostics).
+         */
+        get: operations["listDiagnosticTests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diagnostics/v0/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List lab orders
+         * @description Lists the tenant's lab orders, newest first, one page at a time.
+         *
+         *     Filters combine (all must hold). `test_id` and `kit_id` take an operator prefix then
+         *     a version-4 UUID (`$eq:3f6c1a2e-...`); `custom_data_1` to `custom_data_3` take an
+         *     operator prefix then any text. Operators: `$lt:`, `$lte:`, `$eq:`, `$gte:`, `$gt:`;
+         *     values are compared as text. `panels` is repeatable and, when sent, holds at least
+         *     one panel code; an order matches when its test measures any of them.
+         *
+         *     Paging: pass the answered `next_page_token` as `pageToken` (the source's camelCase
+         *     name) until it is null. A malformed value (a missing or unknown operator, a UUID
+         *     that is not version 4, a `limit` out of 1 to 100, an unreadable `pageToken`)
+         *     answers `400`. The order and page shapes are our design; diagnostics fields are
+         *     snake_case, as the source's filter names are.
+         */
+        get: operations["listDiagnosticOrders"];
+        put?: never;
+        /**
+         * Order a lab test kit
+         * @description Creates a lab order and fulfils a new kit of the test to the patient at `address`.
+         *     The order starts at `ORDER_SUCCESS`; each following milestone (shipped, in transit,
+         *     delivered to patient, shipped to lab, in transit to lab, delivered to lab, lab
+         *     accessed kit, results available) updates `status` and is emitted as an event. The
+         *     service registers the kit's serial when it ships the kit.
+         *
+         *     `patient_token`, `test_id` and `address` are required; `physician` is optional,
+         *     **but when the test requires physician approval** (`requires_physician_approval` in
+         *     `GET /diagnostics/v0/tests`) and no `physician` is given, the order is refused with
+         *     `400` and `{key: physician, message: is required}`. An unknown `test_id` or
+         *     `patient_token` is also a validation error (`400`, `{key: test_id, message: is not
+         *     a known test}`; our wording). Unknown fields are refused with `is not allowed`.
+         *
+         *     The source answers "200 or 201"; this service answers `201 Created` with the order.
+         *     JSON bodies only (`415` otherwise). The body and order fields are our design
+         *     (snake_case, as the source's `kit_serial` and filter names are).
+         */
+        post: operations["createDiagnosticOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/orders/{order_id}/kit_serial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                order_id: components["parameters"]["DiagnosticOrderId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register a kit for an order
+         * @description Registers the physical kit (its `kit_serial`) for an existing order, for kits the
+         *     customer holds or fulfils itself; otherwise the service registers the kit when it
+         *     ships it. Answers `200` with the updated order.
+         *
+         *     A kit is registered once: when the order already has a kit serial, or the serial is
+         *     registered to another order, the request answers `409` (our design; the source
+         *     does not list this operation's statuses). A malformed `order_id` or `kit_serial`
+         *     answers `400`; an unknown order answers `404`
+         *     `Unable to find Order.`. JSON bodies only.
+         */
+        put: operations["registerKitSerial"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/orders/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an order for a kit already held
+         * @description Creates a lab order for a kit the customer already holds or fulfils itself (when the
+         *     service ships the kit, use `POST /diagnostics/v0/orders` instead: it registers the
+         *     kit when shipping). The payload is that of order creation plus the required
+         *     `kit_serial`; `address` is not required, since nothing is shipped.
+         *
+         *     The order starts at `ORDER_SUCCESS` with the kit registered; the milestones to the
+         *     patient are skipped and `tracking_numbers.to_patient` stays null. The physician rule
+         *     is the one of order creation: a test that requires physician approval needs
+         *     `physician`, else `400` `{key: physician, message: is required}`. A serial already
+         *     registered to an order answers `409`.
+         *
+         *     The source does not list the statuses: like order creation, this answers `201` with
+         *     the order (our choice), `400`, `401`, `409`, `413`, `415` and `500`. JSON bodies
+         *     only.
+         */
+        post: operations["registerDiagnosticOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/orders/{orderId}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created. The source
+                 *     spells this path parameter `orderId` here and `order_id` in the kit registration path;
+                 *     both name the same id.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                orderId: components["parameters"]["DiagnosticOrderIdCamel"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get lab results of an order
+         * @description Answers the lab results of an order. Their structure depends on the test; this
+         *     service answers every test in one generic shape (our design): the test's panels,
+         *     each with coded results carrying a value (a number, or text for qualitative
+         *     results), a unit, the lab's reference range and a flag (`normal`, `low`, `high`,
+         *     `critical`, `abnormal`).
+         *
+         *     Before the order reaches `RESULTS_AVAILABLE` the answer is still `200`, with the
+         *     current `status`, an empty `panels` and a null `resulted_at` (our design: polling
+         *     needs no error handling). An `orderId` that is not a version-4 UUID answers `400`; an
+         *     unknown order answers `404` `Unable to find Order.`.
+         */
+        get: operations["getDiagnosticOrderResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account
+         * @description Creates an account and answers its `id` (`201`). No bearer token is needed: the
+         *     request is routed to its tenant by the `x-tenant-id` header. A request that carries
+         *     both `x-tenant-id` and a valid bearer token matches no route and is answered `404`
+         *     (in the default error shape).
+         *
+         *     `email` and `password` are required. The password has 8 to 72 characters with at
+         *     least one upper-case letter, one lower-case letter and one digit; it is stored only
+         *     as a salted hash and is never returned by any operation. `consents` lists the
+         *     consents given at sign-up, each type at most once (`terms_of_service`,
+         *     `privacy_policy`, `notice_of_privacy_practices`); each is recorded as
+         *     `POST /accounts/{accountId}/consents` would record it.
+         *
+         *     The accounts interface (labelled version 1.0 by the source; its paths carry no
+         *     version) is camelCase, as the source's `contactNumber` and `contactName` are. JSON
+         *     bodies only.
+         *
+         *     Statuses: `201` with `{id}`; `400` on validation errors (`is required`, `is not
+         *     allowed`, a password breaking the rules: `fails to match the required pattern`);
+         *     `401` when `x-tenant-id` is missing or names no tenant; `413` and `415` for
+         *     oversize and non-JSON bodies; any other status (such as `409` when the tenant
+         *     already has an account with this email, case-insensitively: our rule) in the
+         *     default error shape, as the source says.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{accountId}/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id, as answered by `POST /public/accounts` (an opaque string).
+                 * @example acc_9Lm2Qx7Rt4Vw8Yz1
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a consent
+         * @description Records that the account gave a consent (`terms_of_service`, `privacy_policy` or
+         *     `notice_of_privacy_practices`). Every call records a new consent with its time, so a
+         *     consent renewed after a policy change keeps its history (our design); the answer
+         *     is the recorded consent (`201`, our design).
+         *
+         *     Needs a bearer token from `POST /oauth/token` whose client holds the scope
+         *     `accounts:consents:create`. A missing, invalid or expired token, **or a token
+         *     without that scope**, answers `401` (`Authorization missing or invalid`): the
+         *     service does not tell a missing scope apart from a bad token (our choice; no `403`).
+         *     An unknown account, or one of another tenant, answers `404` `Unable to find
+         *     Account.`. JSON bodies only; camelCase, as the accounts interface is.
+         */
+        post: operations["createAccountConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id, as answered by `POST /public/accounts` (an opaque string).
+                 * @example acc_9Lm2Qx7Rt4Vw8Yz1
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an account
+         * @description Deletes the account with its consents, irreversibly, and answers `204` with no body
+         *     (our design: the source does not list the statuses). Deleting again answers `404`
+         *     `Unable to find Account.`, as does an account of another tenant.
+         *
+         *     Needs a bearer token whose client holds the scope `accounts:delete`. A missing,
+         *     invalid or expired token, or a token without that scope, answers `401`
+         *     (`Authorization missing or invalid`; no `403`, as for consent registration). A
+         *     malformed `accountId` answers `400`.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange client credentials for an access token
+         * @description Exchanges the credentials of a machine-to-machine client (created in the tenant and
+         *     granted access to the platform API) for a bearer token: the OAuth 2.0 client
+         *     credentials grant, sent as JSON with `client_id`, `client_secret`, `audience` and
+         *     `grant_type: client_credentials`, all required. The source places this at
+         *     `{auth_url}/oauth/token`; a self-hosted deployment serves it here.
+         *
+         *     The issued `access_token` is a JWT whose issuer is the tenant's domain. It holds no
+         *     user information and serves only to route requests to the tenant: send it as
+         *     `Authorization: Bearer <access_token>` to the consult, diagnostics and account
+         *     operations. It lasts `expires_in` seconds (3600 by default; our design) and carries
+         *     the client's granted scopes in `scope` (our design), such as
+         *     `accounts:consents:create` and `accounts:delete`. There is no refresh token: ask
+         *     again when it expires. Token answers are sent with `Cache-Control: no-store`, as
+         *     OAuth 2.0 requires.
+         *
+         *     This operation needs no authentication. Statuses: `200` with the token; `400` on
+         *     validation errors (a missing field, a `grant_type` other than
+         *     `client_credentials`); `401` `Invalid client credentials.` for an unknown client or
+         *     a wrong secret, or when the client is not granted the `audience` (our design, in the
+         *     service's error shape); `413`, `415` (JSON only) and `500`.
+         */
+        post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    NOTIFY_RX: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A prescription was received
+         * @description Sent when a prescription is received and processed for a patient: by electronic
+         *     prescription, by transfer (one per transferred prescription) or by direct transfer.
+         *     It is a notify event: no `request_id`, no `status`.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["notifyRxEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    TRANSFER: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transfer request completed
+         * @description Sent once when a transfer request completes, typically 1 to 3 days after it was made:
+         *     `success` when at least one medication was transferred (one `NOTIFY_RX` per
+         *     transferred prescription is sent too), `error` when none could be (a pharmacy or
+         *     prescriber that does not answer within 6 days rejects the transfer).
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["transferEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    TRANSFER_CONTACT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transfer's pharmacy or prescriber was contacted
+         * @description Sent when the pharmacy or prescriber of a transfer request was contacted (`success`),
+         *     or when a contact attempt failed (`error`), for example because the transfer is no
+         *     longer `pending` or the contact method is unsupported.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["transferContactEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIRECT_TRANSFER: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A direct transfer was processed
+         * @description Sent when a direct transfer is processed: `success` when accepted (a `NOTIFY_RX` is
+         *     sent too), `error` when rejected (the only event sent; `message` starts with a
+         *     rejection notice and the reason).
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["directTransferEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ORDER: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fill request was processed
+         * @description Sent when a fill request is processed; `success` means filled and pending shipment.
+         *     Shipment progress follows as `SHIPMENT` events.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["orderEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    SHIPMENT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A shipment progressed
+         * @description Sent at each carrier milestone of a fill request's shipment, ending with `DELIVERED`.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["shipmentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIAGNOSTICS_ORDER_SUCCESS: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A lab order was accepted
+         * @description Milestone 1 of 9 of a lab order (see `DiagnosticsOrderSuccessEvent`). Lab order events are
+         *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
+         *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
+         *     available. The event name and payload are our design; the source shows neither.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["diagnosticsOrderSuccessEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIAGNOSTICS_ORDER_SHIPPED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A lab kit was shipped to the patient
+         * @description Milestone 2 of 9 of a lab order (see `DiagnosticsOrderShippedEvent`). Lab order events are
+         *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
+         *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
+         *     available. The event name and payload are our design; the source shows neither.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["diagnosticsOrderShippedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIAGNOSTICS_ORDER_IN_TRANSIT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A lab kit is in transit to the patient
+         * @description Milestone 3 of 9 of a lab order (see `DiagnosticsOrderInTransitEvent`). Lab order events are
+         *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
+         *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
+         *     available. The event name and payload are our design; the source shows neither.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["diagnosticsOrderInTransitEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A lab kit was delivered to the patient
+         * @description Milestone 4 of 9 of a lab order (see `DiagnosticsOrderDeliveredToPatientEvent`). Lab order events are
+         *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
+         *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
+         *     available. The event name and payload are our design; the source shows neither.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["diagnosticsOrderDeliveredToPatientEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIAGNOSTICS_ORDER_SHIPPED_TO_LAB: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sample was shipped to the lab
+         * @description Milestone 5 of 9 of a lab order (see `DiagnosticsOrderShippedToLabEvent`). Lab order events are
+         *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
+         *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
+         *     available. The event name and payload are our design; the source shows neither.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["diagnosticsOrderShippedToLabEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sample is in transit to the lab
+         * @description Milestone 6 of 9 of a lab order (see `DiagnosticsOrderInTransitToLabEvent`). Lab order events are
+         *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
+         *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
+         *     available. The event name and payload are our design; the source shows neither.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["diagnosticsOrderInTransitToLabEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIAGNOSTICS_ORDER_DELIVERED_TO_LAB: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sample was delivered to the lab
+         * @description Milestone 7 of 9 of a lab order (see `DiagnosticsOrderDeliveredToLabEvent`). Lab order events are
+         *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
+         *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
+         *     available. The event name and payload are our design; the source shows neither.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["diagnosticsOrderDeliveredToLabEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIAGNOSTICS_LAB_ACCESSED_KIT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lab accessed a kit
+         * @description Milestone 8 of 9 of a lab order (see `DiagnosticsLabAccessedKitEvent`). Lab order events are
+         *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
+         *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
+         *     available. The event name and payload are our design; the source shows neither.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["diagnosticsLabAccessedKitEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIAGNOSTICS_RESULTS_AVAILABLE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lab results are available
+         * @description Milestone 9 of 9 of a lab order (see `DiagnosticsResultsAvailableEvent`). Lab order events are
+         *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
+         *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
+         *     available. The event name and payload are our design; the source shows neither.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["diagnosticsResultsAvailableEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    FILE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A file was stored
+         * @description The source names the `FILE` event type but does not show its payload; the minimal
+         *     payload documented here (see `FileEvent`) is our design.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["fileEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CONSULT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A consult changed status
+         * @description The source names the `CONSULT` event type but does not show its payload; the minimal
+         *     payload documented here (see `ConsultEvent`) is our design.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["consultEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CONSULT_TASK: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A consult task was created or changed
+         * @description The source names the `CONSULT_TASK` event type but does not show its payload; the minimal
+         *     payload documented here (see `ConsultTaskEvent`) is our design.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["consultTaskEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CONTACT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A patient was contacted
+         * @description The source names the `CONTACT` event type but does not show its payload; the minimal
+         *     payload documented here (see `ContactEvent`) is our design.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["contactEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    TRANSFER_OUT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A prescription was transferred out
+         * @description The source names the `TRANSFER_OUT` event type but does not show its payload; the minimal
+         *     payload documented here (see `TransferOutEvent`) is our design.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["transferOutEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    VISIT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A consult visit changed
+         * @description The source names the `VISIT` event type but does not show its payload; the minimal
+         *     payload documented here (see `VisitEvent`) is our design.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["visitEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -469,6 +2759,3327 @@ export interface components {
             patient_token: components["schemas"]["Token"];
             prescriptions: components["schemas"]["PatientPrescription"][];
         };
+        /**
+         * PrescriptionPrescriberAddress
+         * @description The prescriber's practice address and contact details. All parts are strings;
+         *     `company` and `street2` may be null. A part the pharmacy does not know is an empty
+         *     string (designed: the source types these parts as non-null strings).
+         */
+        PrescriptionPrescriberAddress: {
+            name: string;
+            company: string | null;
+            street1: string;
+            street2: string | null;
+            city: string;
+            /** @description Two-letter state abbreviation. */
+            state: string;
+            zip: string;
+            /** @description Two-letter country code. */
+            country: string;
+            phone: string;
+            email: string;
+        };
+        /**
+         * PrescriptionIcdCodes
+         * @description Diagnosis codes the prescriber gave, by code system. Each list is empty when none were given.
+         */
+        PrescriptionIcdCodes: {
+            /** @description ICD-10 codes, for example `E78.5`. */
+            icd10: string[];
+            /** @description ICD-9 codes, for example `272.4`. */
+            icd9: string[];
+        };
+        /**
+         * PrescriptionFormulary
+         * @description Whether the prescribed product is on the pharmacy's formulary.
+         */
+        PrescriptionFormulary: {
+            on_formulary: boolean;
+            /** @description NDC of the formulary product dispensed for this prescription, or null when there is none. */
+            formulary_ndc: string | null;
+        };
+        /**
+         * CurrentRxStatusText
+         * @description Status text of a prescription. Values seen: `On Hold`, `Transferred`; `Active`,
+         *     `Expired` and `Inactive` are our design for the other states.
+         * @enum {string}
+         */
+        CurrentRxStatusText: "Active" | "On Hold" | "Transferred" | "Expired" | "Inactive";
+        /**
+         * Prescription
+         * @description A prescription the pharmacy holds, as read by its token. It was received electronically
+         *     from a prescriber, by transfer from another pharmacy or prescriber, or by direct
+         *     transfer, and is announced by a `NOTIFY_RX` event carrying its `prescription_token`.
+         *
+         *     Every field is always present. Text fields the source types as plain strings are `null`
+         *     when the pharmacy does not know them (for example the brand name of a transferred
+         *     prescription); that nullability is our design and follows the patient's prescription
+         *     list, so both reads of one prescription agree.
+         */
+        Prescription: {
+            /** @description The prescription's token, as carried by `NOTIFY_RX` events and fill requests. */
+            prescription_token: components["schemas"]["Token"];
+            /** @description The pharmacy's internal prescription number. */
+            rx_number: string;
+            /**
+             * @description Whether a fill request may use this prescription now: false when it expired, was
+             *     transferred out, is on hold or has no refills left.
+             */
+            fillable: boolean;
+            /** @description Brand name of the prescribed product; null when unknown (nullability designed). */
+            prescribed_brand_name: string | null;
+            /** @description Generic name of the prescribed product; null when unknown (nullability designed). */
+            prescribed_generic_name: string | null;
+            /** @description NDC of the prescribed product; null when unknown (nullability designed). */
+            prescribed_ndc: string | null;
+            /**
+             * Format: int32
+             * @description Quantity prescribed per fill; null when unknown (nullability designed).
+             */
+            prescribed_quantity: number | null;
+            /** @description The product name as the prescriber wrote it; null when unknown (nullability designed). */
+            prescribed_written_name: string | null;
+            /** @description Strength of the prescribed product, for example `20 mg`; null when unknown (nullability designed). */
+            prescribed_drug_strength: string | null;
+            /** @description Unit of `prescribed_quantity`, for example `tablet`; null when unknown (nullability designed). */
+            prescribed_quantity_unit: string | null;
+            /** @description The NDC first prescribed, when the pharmacy substituted another product; otherwise null. */
+            original_prescribed_ndc: string | null;
+            /** @description Directions for use; null when unknown (nullability designed). */
+            medication_sig: string | null;
+            /** @description Days one fill lasts, as a string (as the source types it); null when unknown (nullability designed). */
+            days_supply: string | null;
+            /**
+             * Format: date-time
+             * @description When the prescriber wrote the prescription; null when unknown (nullability designed).
+             */
+            date_written: string | null;
+            /**
+             * Format: date-time
+             * @description When the prescription expires and stops being fillable; null when unknown (nullability designed).
+             */
+            expiration_date: string | null;
+            /**
+             * Format: date-time
+             * @description When the prescription was first filled here; null if never filled.
+             */
+            date_filled_utc: string | null;
+            /**
+             * Format: date-time
+             * @description When the prescription was last filled here; null if never filled.
+             */
+            last_filled_date: string | null;
+            /**
+             * Format: int32
+             * @description Refills still allowed.
+             */
+            refills_remaining: number;
+            /**
+             * Format: int32
+             * @description Quantity still allowed over the remaining refills.
+             */
+            quantity_remaining: number;
+            /**
+             * Format: int32
+             * @description Refills the prescriber allowed.
+             */
+            number_of_refills_allowed: number;
+            /** @description Whether the prescription is a refill (stored as 1 or 0, presented as boolean). */
+            is_refill: boolean;
+            /** @description Whether the prescription is dispense as written (no substitution); null for historical prescriptions. */
+            is_daw: boolean | null;
+            /**
+             * Format: int32
+             * @description DEA controlled-substance schedule: `0` for a product that is not controlled, `1` to
+             *     `5` for schedules I to V.
+             */
+            dea_schedule: number;
+            /**
+             * @description How the pharmacy received the prescription, for example `electronic`, `transfer` or
+             *     `direct_transfer`; null when unknown (nullability designed).
+             */
+            origin: string | null;
+            /** @description The prescriber's name, or null. */
+            prescriber: string | null;
+            /** @description The prescriber's 10-digit NPI; null when unknown (nullability designed). */
+            prescriber_npi: string | null;
+            /** @description The prescriber's own order number; null when none was given (nullability designed). */
+            prescriber_order_number: string | null;
+            /** @description Pharmacy notes on the prescription; null when there are none (type and nullability designed). */
+            notes: string | null;
+            prescriber_address: components["schemas"]["PrescriptionPrescriberAddress"];
+            icd_codes: components["schemas"]["PrescriptionIcdCodes"];
+            formulary: components["schemas"]["PrescriptionFormulary"];
+            /**
+             * @description Status text of the prescription (values seen: `On Hold`, `Transferred`). Not listed
+             *     by the source for this read; we add it, as the patient's prescription list carries
+             *     it, so a caller can tell why a prescription is not fillable. Null when the pharmacy
+             *     has no status text for it.
+             */
+            current_rx_status_text: components["schemas"]["CurrentRxStatusText"] | null;
+        };
+        /**
+         * PrescriptionRead
+         * @description A prescription, wrapped in the key `prescription`.
+         */
+        PrescriptionRead: {
+            prescription: components["schemas"]["Prescription"];
+        };
+        /**
+         * TransferStatus
+         * @description Status of a transfer request: `pending` until the other pharmacy or prescriber answers,
+         *     then `completed` (at least one prescription transferred) or `rejected` (none could be).
+         * @enum {string}
+         */
+        TransferStatus: "pending" | "rejected" | "completed";
+        /**
+         * TransferRequestListMedication
+         * @description A medication of a listed transfer request.
+         */
+        TransferRequestListMedication: {
+            /** @description The medication's token (its `transfer_medication_token`). */
+            url_token: components["schemas"]["Token"];
+            medication_name: string;
+        };
+        /**
+         * TransferRequestListItem
+         * @description A transfer request as listed.
+         */
+        TransferRequestListItem: {
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The transfer request's token (the `transfer_token` of its receipt). */
+            url_token: components["schemas"]["Token"];
+            status: components["schemas"]["TransferStatus"];
+            /** @description The medications of the request (see the `transfer_medications` of a full record). */
+            transfer_medications: components["schemas"]["TransferRequestListMedication"][];
+        };
+        /**
+         * TransferRequestList
+         * @description One page of this customer's transfer requests in this environment: at most 50, earliest
+         *     created first. A page beyond the end is an empty array.
+         */
+        TransferRequestList: components["schemas"]["TransferRequestListItem"][];
+        /**
+         * TransferRequestCreate
+         * @description A request to move a patient's prescriptions to this pharmacy from another pharmacy or
+         *     from the prescriber. `patient_token` is required, and so is at least one complete
+         *     contact pair: `pharmacy_name` with `pharmacy_phone`, or `prescriber_name` with
+         *     `prescriber_phone` (both pairs may be sent). Half a pair is refused: the missing member
+         *     answers `is required`. With neither pair, each of the four fields answers `is required`.
+         *     A fax number is accepted only with the pair it belongs to (designed).
+         *     Fields not listed are refused with `is not allowed`.
+         */
+        TransferRequestCreate: {
+            /** @description The patient whose prescriptions are transferred; an unknown token answers `404`. */
+            patient_token: components["schemas"]["Token"];
+            /** @description Name of the pharmacy that holds the prescriptions now. */
+            pharmacy_name?: string;
+            /** @description Phone number of that pharmacy. */
+            pharmacy_phone?: components["schemas"]["Phone"];
+            /** @description Fax number of that pharmacy. */
+            pharmacy_fax?: components["schemas"]["Phone"];
+            /** @description Name of the prescriber who can issue the prescriptions anew. */
+            prescriber_name?: string;
+            /** @description Phone number of that prescriber. */
+            prescriber_phone?: components["schemas"]["Phone"];
+            /** @description Fax number of that prescriber. */
+            prescriber_fax?: components["schemas"]["Phone"];
+            /**
+             * @description Names of the medications to transfer, as the other pharmacy or prescriber knows
+             *     them. When omitted, every prescription of the patient that can be transferred is
+             *     transferred. At most 50 names, each once (the limit and uniqueness are designed).
+             */
+            medications?: string[];
+            /** @description The customer's own identifier for this request, echoed in `TRANSFER` and `TRANSFER_CONTACT` events. */
+            metadata?: string;
+            /** @description Notes for the pharmacist handling the transfer. */
+            notes?: string;
+        } | unknown | unknown;
+        /**
+         * TransferMedicationToken
+         * @description A medication named in a transfer request and its token.
+         */
+        TransferMedicationToken: {
+            /**
+             * @description The token of this requested medication; the same value is its `url_token` in the
+             *     transfer request's reads and its `transfer_medication_token` in the `TRANSFER` event.
+             */
+            transfer_medication_token: components["schemas"]["Token"];
+            /** @description The medication name as requested. */
+            medication_name: string;
+        };
+        /**
+         * TransferRequestReceipt
+         * @description Receipt of an accepted transfer request. The transfer itself starts `pending`.
+         */
+        TransferRequestReceipt: {
+            /**
+             * @description The token of this request, carried as `request_id` by the `TRANSFER` event that
+             *     completes it. It equals `details.transfer_token` (designed).
+             */
+            request_id: components["schemas"]["Token"];
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `success` for an accepted request (designed); the outcome of the transfer is reported later by events.
+             * @enum {string}
+             */
+            status: "success";
+            details: {
+                /**
+                 * @description A human-readable confirmation (wording designed).
+                 * @example Transfer request received.
+                 */
+                message: string;
+                /**
+                 * @description The transfer request's token: the path value of
+                 *     `GET /v1/transfer_request/{token}`, the `url_token` of its reads and the
+                 *     `transfer_token` of its `TRANSFER_CONTACT` events.
+                 */
+                transfer_token: components["schemas"]["Token"];
+                /**
+                 * @description One item per name sent in `medications`, in the order sent. When `medications`
+                 *     was omitted the transferred prescriptions are not known yet, so the list is empty
+                 *     (designed); they appear in the request's reads and in the `TRANSFER` event.
+                 */
+                transfer_medications: components["schemas"]["TransferMedicationToken"][];
+                patient_token: components["schemas"]["Token"];
+            };
+        };
+        /**
+         * TransferRejectionCode
+         * @description Why a transfer (or one of its medications) was rejected. Rejection events carry the
+         *     `error_code`, its `description` and, only for `TRANSFER_OTHER_REASON`, a `message` with
+         *     the specifics. `PATIENT_REQUESTED_QUANTITY_TOO_HIGH` (a patient-requested quantity
+         *     higher than prescribed) is listed by the source without a code; the code is our design.
+         * @enum {string}
+         */
+        TransferRejectionCode: "RX_DOSAGE_MISMATCH" | "RX_FORMULA_MISMATCH" | "RX_NO_REFILLS" | "RX_NONEXISTANT" | "RX_EXPIRED" | "RX_IS_DAW" | "PATIENT_RECORD_NONEXISTANT" | "PATIENT_CANCELLED_RX" | "PATIENT_INFO_MISMATCH" | "PATIENT_CONTACT_REQUESTED" | "PHARMACY_NO_RESPONSE" | "PHARMACY_DECLINED" | "PRESCRIBER_DECLINED" | "PRESCRIBER_NO_RESPONSE" | "TRANSFER_DUPLICATE" | "TRANSFER_CONTACT_INFO_INCORRECT" | "TRANSFER_OTHER_REASON" | "PATIENT_REQUESTED_QUANTITY_TOO_HIGH";
+        /**
+         * TransferMedicationPrescription
+         * @description The prescription a transferred medication became.
+         */
+        TransferMedicationPrescription: {
+            /**
+             * @description The new prescription's `prescription_token` (designed: the same value), readable with
+             *     `GET /v1/prescription/{token}`.
+             */
+            url_token: components["schemas"]["Token"];
+            medication_name: string;
+            /**
+             * Format: date-time
+             * @description When the prescription was written (ISO 8601; type designed, the source gives none).
+             */
+            prescription_date: string | null;
+            /** @description The prescriber's name; null when unknown (nullability designed). */
+            prescriber: string | null;
+            /**
+             * Format: date-time
+             * @description When the prescription was last filled at the other pharmacy (ISO 8601); null if never (nullability designed).
+             */
+            last_filled_date: string | null;
+            /** @description Days one fill lasts, as a string (as the source types it). */
+            days_supply: string;
+            /** Format: int32 */
+            num_refills_remaining: number;
+            /** @description Refills already filled, as a string (as the source types it). */
+            num_refills_filled: string;
+            /** Format: int32 */
+            prescribed_quantity: number;
+            /** @description Null when unknown (nullability designed). */
+            prescribed_written_name: string | null;
+            /** @description Null when unknown (nullability designed). */
+            prescribed_generic_name: string | null;
+        };
+        /**
+         * TransferMedication
+         * @description One medication of a transfer request. While it is being worked on, `prescription` and
+         *     `rejection_reason` are both null; once transferred, `prescription` describes the new
+         *     prescription; once rejected, `rejection_reason` says why.
+         */
+        TransferMedication: {
+            /** @description The medication's token (the `transfer_medication_token` of the receipt and of the `TRANSFER` event). */
+            url_token: components["schemas"]["Token"];
+            /** @description Why this medication could not be transferred; null unless it was rejected. */
+            rejection_reason: components["schemas"]["TransferRejectionCode"] | null;
+            /** @description The specifics when `rejection_reason` is `TRANSFER_OTHER_REASON`; otherwise null. */
+            rejection_reason_other: string | null;
+            /** @description The medication name as requested or, when none was requested, as the other party reported it. */
+            medication_name: string;
+            /** @description The prescription created here by the transfer; null until the medication is transferred. */
+            prescription: components["schemas"]["TransferMedicationPrescription"] | null;
+        };
+        /**
+         * TransferRequest
+         * @description A transfer request with its contacts, messages and medications.
+         *
+         *     Lifecycle (transitions designed; the source shows only the events): a request starts
+         *     `pending` while the pharmacy contacts the other pharmacy or the prescriber. It becomes
+         *     `completed` when at least one medication was transferred, or `rejected` when none could
+         *     be (including when the other party did not respond within 6 days). Both are final.
+         */
+        TransferRequest: {
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The transfer request's token (the `transfer_token` of its receipt). */
+            url_token: components["schemas"]["Token"];
+            status: components["schemas"]["TransferStatus"];
+            /**
+             * @description Why the whole request was rejected, as a transfer rejection code; null unless
+             *     `status` is `rejected` (type designed).
+             */
+            cancel_reason: components["schemas"]["TransferRejectionCode"] | null;
+            /** @description The specifics when `cancel_reason` is `TRANSFER_OTHER_REASON`; otherwise null (designed). */
+            cancel_reason_other: string | null;
+            /** @description As sent; null when not sent. */
+            pharmacy_name: string | null;
+            /** @description As sent; null when not sent. */
+            pharmacy_phone: string | null;
+            /** @description As sent; null when not sent. */
+            prescriber_name: string | null;
+            /** @description As sent; null when not sent. */
+            prescriber_phone: string | null;
+            /** @description As sent; null when not sent. */
+            notes: string | null;
+            /** @description The customer's identifier as sent; null when not sent. */
+            metadata: string | null;
+            /**
+             * @description What happened so far, oldest first, as plain text (for example each contact
+             *     attempt). Empty until the pharmacy starts working on the request. The item type is
+             *     our design: the source shows only an array.
+             */
+            messages: string[];
+            /**
+             * @description The medications of the request: one per name sent in `medications`, or, when
+             *     `medications` was omitted, one per prescription the other party reports (empty
+             *     until then).
+             */
+            transfer_medications: components["schemas"]["TransferMedication"][];
+        };
+        /**
+         * TransferRequestRecords
+         * @description The transfer request with the token asked for, as an array. The source's read answers
+         *     an array rather than a single object, so this shape is kept for compatibility with
+         *     clients written against it; it always holds exactly one record (designed: the source
+         *     does not say how many).
+         */
+        TransferRequestRecords: components["schemas"]["TransferRequest"][];
+        /**
+         * Address
+         * @description A postal address with contact details (direct transfers, prescribers, pharmacies).
+         */
+        Address: {
+            name: string;
+            company: string;
+            street1: string;
+            street2?: string;
+            city: string;
+            state: components["schemas"]["StateCode"];
+            zip: components["schemas"]["Zip"];
+            phone?: components["schemas"]["Phone"];
+            email?: components["schemas"]["Email"];
+        };
+        /**
+         * DirectTransferPrescriber
+         * @description The prescriber who wrote the prescription.
+         */
+        DirectTransferPrescriber: {
+            first_name: components["schemas"]["PersonName"];
+            last_name: components["schemas"]["PersonName"];
+            /**
+             * @description The prescriber's National Provider Identifier, 10 digits.
+             * @example 1234567893
+             */
+            npi: string;
+            address: components["schemas"]["Address"];
+        };
+        /**
+         * DirectTransferFrom
+         * @description The pharmacy the prescription is transferred from (the customer's own pharmacy).
+         */
+        DirectTransferFrom: {
+            /** @description The pharmacy's name. */
+            name: string;
+            /** @description The pharmacy's identification number (for example its NCPDP or NPI number). */
+            id_number: string;
+            /** @description The name of the pharmacist transferring the prescription. */
+            pharmacist: string;
+            address: components["schemas"]["Address"];
+        };
+        /**
+         * DirectTransferTo
+         * @description The pharmacy the prescription is transferred to: this service's own pharmacy. All three
+         *     fields must equal the service's own pharmacy records exactly (as published to the
+         *     customer at onboarding and configured by the deployment); any difference answers `400`
+         *     with a validation error whose key is `transfer_to` (message designed:
+         *     `does not match this pharmacy`).
+         */
+        DirectTransferTo: {
+            /** @description This pharmacy's name, as on record. */
+            name: string;
+            /** @description This pharmacy's identification number, as on record. */
+            id_number: string;
+            /** @description This pharmacy's pharmacist in charge, as on record. */
+            pharmacist: string;
+        };
+        /**
+         * DirectTransferPrescription
+         * @description The prescription being transferred, as the transferring pharmacy holds it.
+         */
+        DirectTransferPrescription: {
+            medication_name: string;
+            /** @description NDC of the prescribed product. */
+            prescribed_ndc: string;
+            /**
+             * Format: int32
+             * @description Days one fill lasts (bounds designed).
+             */
+            days_supply: number;
+            /** @description Quantity the prescriber wrote, as a string (it may be a decimal). */
+            quantity_written: string;
+            /** @description Quantity dispensed per fill, as a string (it may be a decimal). */
+            quantity_dispensed: string;
+            /** @description Directions for use. */
+            medication_sig: string;
+            /**
+             * Format: int32
+             * @description Refills remaining on the prescription.
+             */
+            refills_left: number;
+            /**
+             * Format: int32
+             * @description Refills transferred with it.
+             */
+            refills_transferred: number;
+            /** @description The prescription (Rx) number at the transferring pharmacy. */
+            number: string;
+            /**
+             * Format: uri
+             * @description URL of a digital copy of the original prescription.
+             */
+            direct_transfer_url: string;
+            /** @description Whether a generic or other equivalent product may be substituted. */
+            can_substitute: boolean;
+            /** @description When the prescription was written, `YYYYMMDD`. */
+            written_date: components["schemas"]["Date8"];
+            /** @description When the prescription was last filled, `YYYYMMDD`. */
+            last_fill_date?: components["schemas"]["Date8"];
+            /** @description When the prescription was first filled, `YYYYMMDD`. */
+            first_fill_date?: components["schemas"]["Date8"];
+        };
+        /**
+         * DirectTransferCreate
+         * @description A prescription the customer's own pharmacy transfers directly to this pharmacy, with a
+         *     digital copy of the original prescription. Every object and every field inside it is
+         *     required except the fill dates of `prescription` and the optional parts of addresses.
+         *     Fields not listed are refused with `is not allowed`.
+         */
+        DirectTransferCreate: {
+            /** @description The patient the prescription belongs to; an unknown token answers `404`. */
+            patient_token: components["schemas"]["Token"];
+            prescriber: components["schemas"]["DirectTransferPrescriber"];
+            transfer_from: components["schemas"]["DirectTransferFrom"];
+            transfer_to: components["schemas"]["DirectTransferTo"];
+            prescription: components["schemas"]["DirectTransferPrescription"];
+        };
+        /**
+         * DirectTransferReceipt
+         * @description Receipt of a submitted direct transfer. Its outcome is reported later by events.
+         */
+        DirectTransferReceipt: {
+            /**
+             * @description The token of this request, carried as `request_id` by the `DIRECT_TRANSFER` event.
+             *     It equals `details.direct_transfer_id` (designed).
+             */
+            request_id: components["schemas"]["Token"];
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `success` for a submission that was received (designed); acceptance or rejection follows by event.
+             * @enum {string}
+             */
+            status: "success";
+            details: {
+                /**
+                 * @description The direct transfer's token: the path value of
+                 *     `GET /v1/direct_transfer/{direct_transfer_token}` and the
+                 *     `direct_transfer_token` of its `DIRECT_TRANSFER` event.
+                 */
+                direct_transfer_id: components["schemas"]["Token"];
+            };
+        };
+        /**
+         * DirectTransferStatus
+         * @description Status of a direct transfer (designed; the source shows only the events):
+         *     `pending` from submission until the pharmacy has processed it; then `accepted` (a
+         *     prescription was created, announced by `NOTIFY_RX` and a `DIRECT_TRANSFER` event with
+         *     status `success`) or `rejected` (announced only by a `DIRECT_TRANSFER` event with
+         *     status `error`). Both are final.
+         * @enum {string}
+         */
+        DirectTransferStatus: "pending" | "accepted" | "rejected";
+        /**
+         * DirectTransfer
+         * @description A direct transfer as submitted, with its processing state. Designed: the source does not
+         *     show this record. It repeats the submitted objects unchanged and adds the token,
+         *     status, creation time and outcome.
+         */
+        DirectTransfer: {
+            /** @description The direct transfer's token (the `direct_transfer_id` of its receipt). */
+            direct_transfer_token: components["schemas"]["Token"];
+            status: components["schemas"]["DirectTransferStatus"];
+            patient_token: components["schemas"]["Token"];
+            created_at: components["schemas"]["Timestamp"];
+            prescriber: components["schemas"]["DirectTransferPrescriber"];
+            transfer_from: components["schemas"]["DirectTransferFrom"];
+            transfer_to: components["schemas"]["DirectTransferTo"];
+            prescription: components["schemas"]["DirectTransferPrescription"];
+            /** @description The prescription created here once `accepted` (the one announced by `NOTIFY_RX`); otherwise null. */
+            prescription_token: components["schemas"]["Token"] | null;
+            /**
+             * @description Once `rejected`, the message of the `DIRECT_TRANSFER` error event (a rejection notice
+             *     followed by the reason); otherwise null.
+             */
+            rejection_message: string | null;
+        };
+        /**
+         * PatientPaymentType
+         * @description How the patient pays; `insurance` requires `insurances`.
+         * @enum {string}
+         */
+        PatientPaymentType: "cash" | "insurance";
+        /**
+         * FillRequestInsurance
+         * @description An insurance plan to bill. Either reference a stored insurance record by
+         *     `insurance_token`, or give the plan's `cardholder_id` and `rx_bin` (both required when
+         *     no token is sent). Sending a token and the card fields together is allowed; the token
+         *     wins.
+         */
+        FillRequestInsurance: {
+            /**
+             * @description Token of an insurance record of this patient (see `GET /v1/insurance/{insurance_token}`).
+             *     Required when `cardholder_id` and `rx_bin` are absent.
+             */
+            insurance_token?: components["schemas"]["Token"];
+            /** @description The member's cardholder id. Required when no `insurance_token` is sent. */
+            cardholder_id?: string;
+            /**
+             * @description The plan's BIN, exactly 6 characters. Required when no `insurance_token` is sent.
+             * @example 610014
+             */
+            rx_bin?: string;
+            /** @description The plan's group number. */
+            rx_group?: string;
+            /** @description The processor control number. */
+            pcn?: string;
+            /** @description The plan's pharmacy help-desk phone number. */
+            phone_number?: components["schemas"]["Phone"];
+            /**
+             * Format: uri
+             * @description Address of an image of the insurance card.
+             */
+            insurance_card_image_url?: string;
+        } & (unknown | unknown);
+        /**
+         * FillRequestMedication
+         * @description A prescription to dispense. Without further control the exact prescribed product is
+         *     dispensed. The prescription must exist, belong to the fill request's patient and be
+         *     fillable (see `fillable` on the patient's prescription list).
+         */
+        FillRequestMedication: {
+            /** @description The prescription's token, as listed by `GET /v1/patient/{patient_token}/prescriptions`. */
+            prescription_token: components["schemas"]["Token"];
+        };
+        /**
+         * FillRequestOtcProduct
+         * @description An over-the-counter product and how many units of it to ship.
+         */
+        FillRequestOtcProduct: {
+            /**
+             * @description The product, as named in the customer's OTC catalogue.
+             * @example Ibuprofen 200 mg tablets
+             * @example 50 count
+             */
+            item: string;
+            /**
+             * Format: int32
+             * @description Number of units, at least 1.
+             */
+            quantity: number;
+        };
+        /**
+         * FillRequestSurveyEvent
+         * @description A past medical event of the patient (for example a surgery or a hospital stay). The
+         *     source does not show which subfields are required; all are optional (our design).
+         */
+        FillRequestSurveyEvent: {
+            /**
+             * @description The year of the event, four digits.
+             * @example 2019
+             */
+            year?: string;
+            /** @description The kind of event, for example `surgery` or `hospitalization`. */
+            type?: string;
+            /** @description Why it happened. */
+            reason?: string;
+        };
+        /**
+         * FillRequestPatientSurvey
+         * @description The patient's health survey, reviewed by the pharmacist before dispensing. The survey
+         *     object itself is required; which of its own subfields are required is not shown by the
+         *     source, so every subfield is optional (our design) and an empty object is accepted.
+         *     Free-text answers such as `None` are preferred to omissions so the pharmacist can tell
+         *     "no allergies" from "not asked".
+         */
+        FillRequestPatientSurvey: {
+            /** @description Known allergies, free text. */
+            allergies?: string;
+            /** @description Other medications the patient takes, free text. */
+            medications?: string;
+            /** @description Medical conditions, free text. */
+            conditions?: string;
+            /** @description How often the patient smokes, free text (for example `never`, `daily`). */
+            smoking_frequency?: string;
+            /** @description How often the patient drinks alcohol, free text. */
+            drinking_frequency?: string;
+            /** @description Whether the patient has a bleeding or clotting disorder. */
+            bleeding_clotting_disorder?: boolean;
+            /** @description Whether the patient has a thyroid disorder. */
+            thyroid_disorder?: boolean;
+            /** @description Past medical events. */
+            events?: components["schemas"]["FillRequestSurveyEvent"][];
+        };
+        /**
+         * ShippingMethod
+         * @description Carrier service for shipping a fill request; `usps_first` when not sent.
+         * @default usps_first
+         * @enum {string}
+         */
+        ShippingMethod: "usps_priority" | "usps_first" | "usps_priority_express" | "fedex_ground" | "fedex_standard_overnight" | "fedex_priority_overnight";
+        /**
+         * MedicationPackagingType
+         * @enum {string}
+         */
+        MedicationPackagingType: "standard vial" | "custom vial" | "custom bottle" | "single dose pouch" | "multi-dose pouches";
+        /**
+         * FillRequestCreate
+         * @description A request to dispense prescriptions and/or over-the-counter products and ship them to
+         *     the patient. Fields not listed are refused with `is not allowed`.
+         *
+         *     - `medications` or `otc_products` must be present and not empty (both may be sent).
+         *     - `insurances` is required when `patient_payment_type` is `insurance`.
+         *     - The `address_to_*` fields are the shipping destination; name, street1, city, state,
+         *       zip, phone and email are required.
+         */
+        FillRequestCreate: {
+            /** @description The patient to fill for. Must be a patient of this customer. */
+            patient_token: components["schemas"]["Token"];
+            patient_payment_type: components["schemas"]["PatientPaymentType"];
+            /**
+             * @description The plans to bill, primary first. Required when `patient_payment_type` is
+             *     `insurance`; not used for `cash`.
+             */
+            insurances?: components["schemas"]["FillRequestInsurance"][];
+            /**
+             * @description Prescriptions to dispense, each at most once. Each must exist, belong to the patient
+             *     and be fillable. Without further control the exact prescribed product is dispensed.
+             */
+            medications?: components["schemas"]["FillRequestMedication"][];
+            /** @description Over-the-counter products to ship with (or instead of) the prescriptions. */
+            otc_products?: components["schemas"]["FillRequestOtcProduct"][];
+            /** @description Recipient name. */
+            address_to_name: string;
+            /** @description Recipient company, if any. */
+            address_to_company?: string;
+            /** @description First street line. */
+            address_to_street1: string;
+            /** @description Second street line, if any. */
+            address_to_street2?: string;
+            address_to_city: string;
+            address_to_state: components["schemas"]["StateCode"];
+            address_to_zip: components["schemas"]["Zip"];
+            /** @description Two-letter country code, for example `US`. */
+            address_to_country?: components["schemas"]["CountryCode"];
+            /** @description Recipient phone, used by the carrier and the pharmacist. */
+            address_to_phone: components["schemas"]["Phone"];
+            /** @description Recipient email, used for shipping notifications. */
+            address_to_email: components["schemas"]["Email"];
+            patient_survey: components["schemas"]["FillRequestPatientSurvey"];
+            /**
+             * @description The customer's own identifier for this request. Echoed in the receipt and in the
+             *     `ORDER` and `SHIPMENT` events, and usable as a filter of `GET /v1/fill_requests`.
+             */
+            metadata?: string;
+            shipping_method?: components["schemas"]["ShippingMethod"];
+            /** @description True requests a signature on delivery. False when not sent. */
+            signature_confirmation?: boolean;
+            /** @description Notes for the pharmacy. */
+            notes?: string;
+            /** @description How the medications are packaged. */
+            medication_packaging_type?: components["schemas"]["MedicationPackagingType"];
+            /** @description True for custom orders only. False when not sent. */
+            is_custom_order?: boolean;
+            /** @description Custom packaging details for the order. */
+            packaging_configuration?: string;
+            /**
+             * @description The `request_id` of an earlier fill request of this customer that this one replaces
+             *     (for example after a lost shipment).
+             */
+            replacement_order?: components["schemas"]["Token"];
+            /**
+             * @description True makes a pharmacist contact the patient before the request is processed.
+             *
+             *     Before sending a refill for an existing patient, the caller asks the patient six
+             *     questions: new medications, new allergies, side effects, a hospital stay or other
+             *     care transition, use of another pharmacy, and how effective the medication feels.
+             *     The answers are not sent through this interface. If the patient wants to talk to a
+             *     pharmacist about any of them, set `check_in` to true. False when not sent.
+             */
+            check_in?: boolean;
+        } & (({
+            medications: unknown;
+        } | {
+            otc_products: unknown;
+        }) & unknown);
+        /**
+         * FillRequestStatus
+         * @description Where a fill request stands. The source does not show fill request states; these are
+         *     our design, aligned with the webhook envelope statuses (`pending`, `triage`, `error`)
+         *     and the `ORDER` event that reports a processed request.
+         * @enum {string}
+         */
+        FillRequestStatus: "pending" | "triage" | "scheduled" | "filled" | "error" | "canceled";
+        /**
+         * FillRequestReceipt
+         * @description Receipt of a submitted fill request. `request_id` is the fill request's token: keep it to
+         *     read the request (`GET /v1/fill_request/{url_token}`), to match the `ORDER` and
+         *     `SHIPMENT` events, and to name it as a `replacement_order`.
+         */
+        FillRequestReceipt: {
+            /** @description The token of the fill request. */
+            request_id: components["schemas"]["Token"];
+            /** @description When the request was received. */
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * @description The request's status on receipt (our design): `pending`, or `scheduled` when a refill
+             *     was submitted before the earliest date it is allowed.
+             */
+            status: components["schemas"]["FillRequestStatus"];
+            details: {
+                /** @example Fill request received. */
+                message: string;
+                /** @description The `metadata` sent with the request; null when none was sent. */
+                metadata: string | null;
+            };
+        };
+        /**
+         * FillRequest
+         * @description A fill request as it was submitted: the fields of the create body that were sent (with
+         *     `shipping_method` defaulted to `usps_first` when it was not), plus `request_id`,
+         *     `status` and `created_at`. Optional fields that were not sent are absent. The added
+         *     fields are our design; the source says only that the submitted payload is answered.
+         */
+        FillRequest: {
+            /** @description The fill request's token, as answered at submission (our design to repeat it here). */
+            request_id: components["schemas"]["Token"];
+            status: components["schemas"]["FillRequestStatus"];
+            /** @description When the request was received (our design). */
+            created_at: components["schemas"]["Timestamp"];
+            patient_token: components["schemas"]["Token"];
+            patient_payment_type: components["schemas"]["PatientPaymentType"];
+            insurances?: components["schemas"]["FillRequestInsurance"][];
+            medications?: components["schemas"]["FillRequestMedication"][];
+            otc_products?: components["schemas"]["FillRequestOtcProduct"][];
+            address_to_name: string;
+            address_to_company?: string;
+            address_to_street1: string;
+            address_to_street2?: string;
+            address_to_city: string;
+            address_to_state: components["schemas"]["StateCode"];
+            address_to_zip: components["schemas"]["Zip"];
+            address_to_country?: components["schemas"]["CountryCode"];
+            address_to_phone: components["schemas"]["Phone"];
+            address_to_email: components["schemas"]["Email"];
+            patient_survey: components["schemas"]["FillRequestPatientSurvey"];
+            metadata?: string;
+            shipping_method: components["schemas"]["ShippingMethod"];
+            signature_confirmation?: boolean;
+            notes?: string;
+            medication_packaging_type?: components["schemas"]["MedicationPackagingType"];
+            is_custom_order?: boolean;
+            packaging_configuration?: string;
+            replacement_order?: components["schemas"]["Token"];
+            check_in?: boolean;
+        };
+        /**
+         * FillRequestListItem
+         * @description A fill request in a list. The source does not show the list's fields; this summary is
+         *     our design. Read the full request with `GET /v1/fill_request/{url_token}`.
+         */
+        FillRequestListItem: {
+            /** @description The fill request's token. */
+            request_id: components["schemas"]["Token"];
+            patient_token: components["schemas"]["Token"];
+            status: components["schemas"]["FillRequestStatus"];
+            /** @description The customer's identifier sent with the request; null when none was sent. */
+            metadata: string | null;
+            shipping_method: components["schemas"]["ShippingMethod"];
+            /** @description When the request was received. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The token of the order created from this request (`GET /v1/order/{token}`); null until the request is filled. */
+            order_token: string | null;
+        };
+        /**
+         * FillRequestList
+         * @description One page of fill requests, earliest created first (our design). Pass `next_page_token`
+         *     as `next` to read the following page; it is null on the last page.
+         */
+        FillRequestList: {
+            results: components["schemas"]["FillRequestListItem"][];
+            /** @description Opaque token of the next page; null when there is none. */
+            next_page_token: string | null;
+        };
+        /**
+         * OrderStatus
+         * @description Where an order stands. The source shows only that a processed fill request yields an
+         *     order pending shipment (`ORDER` event) followed by `SHIPMENT` events; these values are
+         *     our design.
+         * @enum {string}
+         */
+        OrderStatus: "pending_shipment" | "shipped" | "delivered" | "returned" | "canceled";
+        /**
+         * OrderMedication
+         * @description A medication dispensed in an order. The fields are those of the `ORDER` event's
+         *     `medications`; their types, nullability and requiredness are our design.
+         */
+        OrderMedication: {
+            /** @description The prescription's medication name. */
+            medication_name: string;
+            /** @description The product actually dispensed. */
+            dispensed_medication_name: string;
+            /** @description The medication as requested. */
+            requested_medication_name: string;
+            /**
+             * Format: int32
+             * @description Days the dispensed quantity lasts.
+             */
+            days_supply: number;
+            /** @description Quantity dispensed, in the prescription's unit. */
+            quantity: number;
+            /**
+             * Format: int32
+             * @description Which fill of the prescription this is; 0 is the original fill, 1 the first refill.
+             */
+            fill_number: number;
+            /** @description The pharmacy's internal prescription number. */
+            rx_number: string;
+            /** Format: int32 */
+            total_refills_allowed: number;
+            prescription_token: components["schemas"]["Token"];
+            /** @description The token of this dispensed medication. */
+            medication_token: components["schemas"]["Token"];
+            /** @description The National Drug Code of the dispensed product. */
+            dispensed_ndc: string;
+            remaining_refills: {
+                /** Format: int32 */
+                total_remaining_refills: number;
+                total_quantity_remaining: number;
+            };
+        };
+        /**
+         * Order
+         * @description The order produced when the pharmacy processes a fill request: what was dispensed and how
+         *     it ships. The source does not show the order record; this shape is our design, built
+         *     from the `ORDER` and `SHIPMENT` event details.
+         */
+        Order: {
+            order_token: components["schemas"]["Token"];
+            /** @description The fill request this order was created from. */
+            request_id: components["schemas"]["Token"];
+            patient_token: components["schemas"]["Token"];
+            status: components["schemas"]["OrderStatus"];
+            /** @description When the order was dispensed. */
+            date_filled: components["schemas"]["Timestamp"];
+            /** @description The dispensed medications; empty for an order of OTC products only. */
+            medications: components["schemas"]["OrderMedication"][];
+            /** @description The over-the-counter products shipped; empty when none were requested. */
+            otc_products: components["schemas"]["FillRequestOtcProduct"][];
+            /** @description The carrier, for example `USPS` or `FedEx`; null until a label is created. */
+            carrier: string | null;
+            /** @description The carrier's tracking number; null until a label is created. */
+            tracking_number: string | null;
+            /**
+             * Format: uri
+             * @description Address of the carrier's tracking page; null until a label is created.
+             */
+            tracking_url: string | null;
+            shipping_method: components["schemas"]["ShippingMethod"];
+            /** @description The `metadata` of the fill request; null when none was sent. */
+            metadata: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * OrderUnauthorizedError
+         * @description The 401 body of the order endpoint. The source documents `{error, message}` for it,
+         *     while every other pharmacy operation answers `{statusCode, error, message}`; both
+         *     fit: `statusCode` is allowed but not required.
+         */
+        OrderUnauthorizedError: {
+            /**
+             * Format: int32
+             * @constant
+             */
+            statusCode?: 401;
+            /** @constant */
+            error: "Unauthorized";
+            /** @example Please Send a Valid Api-Key */
+            message: string;
+        };
+        /**
+         * ScheduledFillRequest
+         * @description A fill request that was submitted too soon (before the earliest date a refill of its
+         *     prescriptions is allowed) and is held until `scheduled_for`, when it is submitted
+         *     automatically. The source does not show this record; its shape is our design.
+         */
+        ScheduledFillRequest: {
+            /**
+             * Format: uuid
+             * @description The scheduled fill request's id (a GUID).
+             */
+            id: string;
+            /** @description The `request_id` of the fill request that was held. */
+            original_fill_request_token: components["schemas"]["Token"];
+            /** @description When the held request will be submitted. */
+            scheduled_for: components["schemas"]["Timestamp"];
+            /**
+             * @description `scheduled`: waiting for `scheduled_for`; `submitted`: submitted for processing at
+             *     `scheduled_for` (the fill request continues as `pending`); `canceled`: will not be
+             *     submitted (for example the fill request was replaced).
+             * @enum {string}
+             */
+            status: "scheduled" | "submitted" | "canceled";
+            /**
+             * @description Why the request was held, in words; null when no reason was recorded.
+             * @example Refill too soon: the earliest allowed fill date is 2026-02-10.
+             */
+            reason: string | null;
+            /** @description When the request was first held. */
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * ScheduledFillRequestReschedule
+         * @description Reschedules a fill request that was submitted too soon. The source says only that the
+         *     body is JSON; these fields are our design. Fields not listed are refused with
+         *     `is not allowed`.
+         */
+        ScheduledFillRequestReschedule: {
+            /** @description The `request_id` of the fill request that was submitted too soon. */
+            original_fill_request_token: components["schemas"]["Token"];
+            /**
+             * @description When to submit it. Must not be earlier than the earliest date the refill is allowed
+             *     (`400` otherwise); when not sent, that earliest date is used.
+             */
+            scheduled_for?: components["schemas"]["Timestamp"];
+        };
+        /**
+         * ScheduledAction
+         * @description An action the service will perform later for the current customer, of any type. The
+         *     source does not show the record; its shape is our design.
+         */
+        ScheduledAction: {
+            /**
+             * Format: uuid
+             * @description The action's id (a GUID). For a `fill_request` action it is the id of the scheduled fill request.
+             */
+            id: string;
+            /**
+             * @description What the action does.
+             * @enum {string}
+             */
+            action_type: "fill_request" | "auto_refill";
+            /**
+             * @description `scheduled`: not yet due; `completed`: performed; `canceled`: will not be performed; `failed`: attempted and refused (for example the prescription is no longer fillable).
+             * @enum {string}
+             */
+            status: "scheduled" | "completed" | "canceled" | "failed";
+            /** @description When the action is due. */
+            scheduled_for: components["schemas"]["Timestamp"];
+            /**
+             * @description The record the action acts on: the original fill request's `request_id` for
+             *     `fill_request`, the prescription's token for `auto_refill`.
+             */
+            resource_token: components["schemas"]["Token"];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * ScheduledActionList
+         * @description One page of the current customer's scheduled actions, ordered by creation date (earliest
+         *     first). Pass `nextPageToken` back as the query parameter of the same name for the next
+         *     page; it is null on the last page. The envelope is our design, in the camelCase of this
+         *     path's query parameters.
+         */
+        ScheduledActionList: {
+            results: components["schemas"]["ScheduledAction"][];
+            /** @description Base64 of the creation-date cursor of the next page; null when there is none. */
+            nextPageToken: string | null;
+        };
+        /**
+         * AutoRefillSubscription
+         * @description A prescription's auto-refill subscription: the service submits a fill request for the
+         *     prescription every `interval_days`, never before the earliest date a refill is allowed,
+         *     until the subscription is canceled or the prescription stops being fillable (no refills
+         *     left, expired, transferred out), which cancels it. There is at most one subscription per
+         *     prescription. The source does not show this record; its shape is our design.
+         */
+        AutoRefillSubscription: {
+            prescription_token: components["schemas"]["Token"];
+            /** @description The prescription's patient. */
+            patient_token: components["schemas"]["Token"];
+            /**
+             * @description `active`: refills are submitted; `canceled`: no more refills are submitted.
+             * @enum {string}
+             */
+            status: "active" | "canceled";
+            /**
+             * Format: int32
+             * @description Days between refills.
+             */
+            interval_days: number;
+            /** @description The date the next refill will be submitted, `YYYYMMDD`; null when the subscription is canceled. */
+            next_fill_date: string | null;
+            shipping_method: components["schemas"]["ShippingMethod"];
+            /** @description The `metadata` sent with every refill; null when none was set. */
+            metadata: string | null;
+            /** @description The `request_id` of the last refill submitted; null before the first. */
+            last_fill_request_id: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When the subscription was canceled; null while it is active.
+             */
+            canceled_at: string | null;
+        };
+        /**
+         * AutoRefillList
+         * @description One page of this customer's active auto-refill subscriptions, earliest created first.
+         *     Pass `next_page_token` as `next` for the following page; it is null on the last page.
+         *     The envelope is our design.
+         */
+        AutoRefillList: {
+            results: components["schemas"]["AutoRefillSubscription"][];
+            /** @description Opaque token of the next page; null when there is none. */
+            next_page_token: string | null;
+        };
+        /**
+         * AutoRefillCreate
+         * @description How the refills of a subscription are paid for and shipped. The source does not show
+         *     this body; these fields are our design, taken from the fill request. Each refill is
+         *     submitted as a fill request of this prescription with these settings. Fields not listed
+         *     are refused with `is not allowed`.
+         *
+         *     - `insurances` is required when `patient_payment_type` is `insurance`.
+         *     - The `address_to_*` fields are optional as a group: when none is sent, the address,
+         *       phone and email of the patient's record are used (`400` if that record lacks one of
+         *       them); when any of name, street1, city, state, zip, phone or email is sent, all seven
+         *       are required.
+         */
+        AutoRefillCreate: {
+            patient_payment_type: components["schemas"]["PatientPaymentType"];
+            /** @description The plans to bill, primary first. Required when `patient_payment_type` is `insurance`. */
+            insurances?: components["schemas"]["FillRequestInsurance"][];
+            /**
+             * Format: int32
+             * @description Days between refills, 1 to 365. When not sent, the prescription's `days_supply`.
+             *     A refill is never submitted before the earliest date it is allowed.
+             */
+            interval_days?: number;
+            shipping_method?: components["schemas"]["ShippingMethod"];
+            address_to_name?: string;
+            address_to_company?: string;
+            address_to_street1?: string;
+            address_to_street2?: string;
+            address_to_city?: string;
+            address_to_state?: components["schemas"]["StateCode"];
+            address_to_zip?: components["schemas"]["Zip"];
+            address_to_country?: components["schemas"]["CountryCode"];
+            address_to_phone?: components["schemas"]["Phone"];
+            address_to_email?: components["schemas"]["Email"];
+            /**
+             * @description The survey sent with each refill. When not sent, each refill carries the survey of
+             *     the patient's most recent fill request (an empty survey if there is none).
+             */
+            patient_survey?: components["schemas"]["FillRequestPatientSurvey"];
+            /** @description The customer's identifier, sent as the `metadata` of every refill's fill request. */
+            metadata?: string;
+        };
+        /**
+         * ExternalLocationAddress
+         * @description The postal address of a location: an external location, a pharmacy answered by a
+         *     coverage or specialty pharmacy lookup, or a stocking location. Designed: the source
+         *     shows no location records; the fields follow the source's address parts
+         *     (`street1`, `street2`, `city`, `state`, `zip`, `country`).
+         */
+        ExternalLocationAddress: {
+            street1: string;
+            /** @description Suite, unit or floor; null when there is none. */
+            street2: string | null;
+            city: string;
+            state: components["schemas"]["StateCode"];
+            zip: components["schemas"]["Zip"];
+            country: components["schemas"]["CountryCode"];
+        };
+        /**
+         * CoveragePharmacy
+         * @description The pharmacy location best suited to fill for a patient with this coverage in the
+         *     ship-to state: a location licensed to ship to the state and, among those, in network
+         *     for the plan when one is, then the one with the shortest shipping time. Designed: the
+         *     source says only "best suitable pharmacy location".
+         */
+        CoveragePharmacy: {
+            /** @example Example Pharmacy - Reno */
+            pharmacy_name: string;
+            /** @description The location's 7-digit NCPDP provider id, as payers know it. */
+            ncpdp_id: string;
+            /** @description The location's 10-digit National Provider Identifier. */
+            npi: string;
+            address: components["schemas"]["ExternalLocationAddress"];
+            phone: components["schemas"]["Phone"];
+            /** @description The location's fax number; null when it has none. */
+            fax: string | null;
+            /** @description Every state the location is licensed to ship to (two-letter codes, alphabetical). */
+            ships_to_states: components["schemas"]["StateCode"][];
+            /**
+             * @description True when the location is in network for the plan identified by `bin`, `pcn` and
+             *     `group_number`; false when no in-network location ships to the state and this is the
+             *     best out-of-network one (claims may be rejected or paid at out-of-network rates).
+             */
+            in_network: boolean;
+        };
+        /**
+         * SameDayDeliveryStatus
+         * @description Status of a same-day delivery order.
+         * @enum {string}
+         */
+        SameDayDeliveryStatus: "PENDING" | "FAILED" | "AWAITING_PICKUP" | "IN_TRANSIT" | "DELIVERED" | "CANCELED" | "INCOMPLETE";
+        /**
+         * SameDayDeliveryAddress
+         * @description The delivery address of an order, as sent at creation; parts not sent are null. Designed.
+         */
+        SameDayDeliveryAddress: {
+            name: string;
+            company: string | null;
+            street1: string;
+            street2: string | null;
+            city: string;
+            state: components["schemas"]["StateCode"];
+            zip: components["schemas"]["Zip"];
+        };
+        /**
+         * SameDayDeliveryWindow
+         * @description The period in which the patient asks to receive the order, both ends ISO 8601
+         *     date-times. `end` must be later than `start`, at least one hour after it, and on the
+         *     same local day as `start` at the delivery address; a window the courier network cannot
+         *     serve answers `400` with key `delivery_window` and message `cannot be served`.
+         *     Designed: the source shows no delivery window.
+         */
+        SameDayDeliveryWindow: {
+            start: components["schemas"]["Timestamp"];
+            end: components["schemas"]["Timestamp"];
+        };
+        /**
+         * ExternalLocationType
+         * @description What kind of place an external location is. Designed (closed set):
+         *     `pharmacy` (a retail or specialty pharmacy, with `ncpdp_id` and `npi`), `clinic`
+         *     (a prescriber's practice or clinic), `lab` (a laboratory that receives specimens) and
+         *     `pickup_point` (a counter or locker where a patient collects an order, as used by
+         *     same-day delivery).
+         * @enum {string}
+         */
+        ExternalLocationType: "pharmacy" | "clinic" | "lab" | "pickup_point";
+        /**
+         * ExternalLocationHours
+         * @description One opening period of a location, in the location's own time zone (`timezone` of the
+         *     location). A day with no period is closed; a day may have several periods (a lunch
+         *     break). `closes` is later than `opens`; a period past midnight is split into two days.
+         *     Designed: the source shows no opening hours.
+         */
+        ExternalLocationHours: {
+            /** @enum {string} */
+            day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+            /**
+             * @description Local opening time, `HH:MM` (24-hour clock).
+             * @example 09:00
+             */
+            opens: string;
+            /**
+             * @description Local closing time, `HH:MM` (24-hour clock); `24:00` closes at midnight.
+             * @example 18:00
+             */
+            closes: string;
+        };
+        /**
+         * ExternalLocation
+         * @description A place outside this pharmacy's own records that the platform knows: another
+         *     pharmacy, a clinic, a lab or a pickup point. External locations are shared reference
+         *     data (the same for every customer), read by id, listed by ZIP code, matched from
+         *     addresses and answered as nearby same-day pickup locations. Designed: the source shows
+         *     no fields of this record.
+         */
+        ExternalLocation: {
+            /** @description The location's id, used by `GET /v1/external_locations/{id}`. */
+            id: components["schemas"]["Token"];
+            name: string;
+            type: components["schemas"]["ExternalLocationType"];
+            address: components["schemas"]["ExternalLocationAddress"];
+            /** @description The location's phone number; null when unknown. */
+            phone: string | null;
+            /** @description The pharmacy's 7-digit NCPDP provider id; null for other location types or when unknown. */
+            ncpdp_id: string | null;
+            /** @description The location's 10-digit National Provider Identifier; null when it has none or it is unknown. */
+            npi: string | null;
+            /**
+             * @description The IANA time zone of the location, in which `hours` are given.
+             * @example America/Los_Angeles
+             */
+            timezone: string;
+            /** @description Opening periods, in week order; empty when unknown. */
+            hours: components["schemas"]["ExternalLocationHours"][];
+            /**
+             * Format: double
+             * @description WGS 84 latitude in decimal degrees.
+             */
+            latitude: number;
+            /**
+             * Format: double
+             * @description WGS 84 longitude in decimal degrees.
+             */
+            longitude: number;
+        };
+        /**
+         * SameDayDeliveryCourier
+         * @description The courier assigned to an order, known from `AWAITING_PICKUP` on. Designed.
+         */
+        SameDayDeliveryCourier: {
+            /** @description The courier service. */
+            company: string;
+            /** @description The driver's first name (and last initial), as the courier service shares it; null until a driver is assigned. */
+            name: string | null;
+            /** @description A number that reaches the driver (often masked by the courier service); null when not shared. */
+            phone: string | null;
+        };
+        /**
+         * SameDayDelivery
+         * @description A same-day delivery order. Designed: the source shows the status values (the list
+         *     filter's enum) but no record and no transitions.
+         *
+         *     Status meanings and moves (designed): `PENDING` (accepted; the pharmacy is preparing the
+         *     order and booking a courier) moves to `AWAITING_PICKUP` (ready, a courier is booked and
+         *     on the way to `pickup_location`), then `IN_TRANSIT` (collected), then `DELIVERED`.
+         *     `CANCELED` is reachable from `PENDING` and `AWAITING_PICKUP` (the customer, the
+         *     pharmacy or the courier service cancelled). `FAILED` is reachable from every
+         *     non-final status (the order could not be prepared or delivered; the items return to
+         *     the pharmacy). `INCOMPLETE` is reachable from `IN_TRANSIT` (delivered, but without
+         *     every requested item). `DELIVERED`, `CANCELED`, `FAILED` and `INCOMPLETE` are final;
+         *     `status_reason` explains the last three.
+         */
+        SameDayDelivery: {
+            /** @description The order's id. */
+            id: components["schemas"]["Token"];
+            status: components["schemas"]["SameDayDeliveryStatus"];
+            /** @description Why the order is `CANCELED`, `FAILED` or `INCOMPLETE`; null otherwise. */
+            status_reason: string | null;
+            patient_token: components["schemas"]["Token"];
+            /** @description The prescriptions delivered, as sent; empty when the order was created from a fill request. */
+            prescription_tokens: components["schemas"]["Token"][];
+            /** @description The fill request delivered, as sent; null when the order was created from prescriptions. */
+            fill_request_id: components["schemas"]["Token"] | null;
+            address: components["schemas"]["SameDayDeliveryAddress"];
+            phone: components["schemas"]["Phone"];
+            /** @description The window the order is promised in (the one requested, or the earliest offered). */
+            delivery_window: components["schemas"]["SameDayDeliveryWindow"];
+            /** @description Where the courier collects the order; null until the service has chosen it. */
+            pickup_location: components["schemas"]["ExternalLocation"] | null;
+            /** @description The courier; null until one is booked (`AWAITING_PICKUP`). */
+            courier: components["schemas"]["SameDayDeliveryCourier"] | null;
+            /**
+             * Format: uri
+             * @description The courier service's live tracking page; null until a courier is booked.
+             */
+            tracking_url: string | null;
+            /**
+             * Format: date-time
+             * @description The courier's estimated arrival at the delivery address; null until known and after a final status.
+             */
+            eta: string | null;
+            /**
+             * Format: date-time
+             * @description When the order was handed over (`DELIVERED`, `INCOMPLETE`); null otherwise.
+             */
+            delivered_at: string | null;
+            notes: string | null;
+            /** @description The customer's identifier sent at creation; null when none was sent. */
+            metadata: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When the order last changed (a status move, a courier or ETA update). */
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * SameDayDeliveryList
+         * @description One page of this customer's same-day delivery orders, newest first. Pass
+         *     `next_page_token` back as the `next_page_token` query parameter for the next page; it
+         *     is null on the last page. Designed: the source shows the query but not the answer.
+         */
+        SameDayDeliveryList: {
+            results: components["schemas"]["SameDayDelivery"][];
+            /** @description The cursor of the next page; null when this is the last page. */
+            next_page_token: string | null;
+        };
+        /**
+         * SameDayDeliveryAddressInput
+         * @description Where the courier delivers. Designed: the source shows no same-day delivery body;
+         *     the parts follow the fill request's `address_to_*` fields. In form data, send the parts
+         *     with bracketed keys (`address[street1]=1 Market St`).
+         */
+        SameDayDeliveryAddressInput: {
+            /** @description The recipient's name, shown to the courier. */
+            name: string;
+            company?: string;
+            street1: string;
+            street2?: string;
+            city: string;
+            state: components["schemas"]["StateCode"];
+            zip: components["schemas"]["Zip"];
+        };
+        /**
+         * SameDayDeliveryCreate
+         * @description A same-day delivery order: what to deliver (the patient's prescriptions, or the
+         *     products of an existing fill request), where, and when. Exactly one of
+         *     `prescription_tokens` and `fill_request_id` is sent. Fields not listed are refused with
+         *     `is not allowed`. Designed: the source says only "JSON body".
+         */
+        SameDayDeliveryCreate: {
+            /** @description The patient who receives the order. */
+            patient_token: components["schemas"]["Token"];
+            /**
+             * @description The prescriptions to fill and deliver, each once, all of this patient and fillable.
+             *     A prescription of another patient or not fillable answers `400` (key
+             *     `prescription_tokens.<index>`, message `is not fillable`). In form data, repeat the
+             *     key (`prescription_tokens=a&prescription_tokens=b`).
+             */
+            prescription_tokens?: components["schemas"]["Token"][];
+            /**
+             * @description The `request_id` of a fill request of this patient whose products are delivered the
+             *     same day instead of shipped; the fill request must not have shipped yet.
+             */
+            fill_request_id?: components["schemas"]["Token"];
+            /**
+             * @description The `id` of a location from `GET /v1/nearby_same_day_pickup_locations` the courier
+             *     collects from. When omitted, the service picks the nearest location that can fill the
+             *     order in time.
+             */
+            pickup_location_id?: components["schemas"]["Token"];
+            address: components["schemas"]["SameDayDeliveryAddressInput"];
+            /** @description The recipient's phone number, called by the courier on arrival. */
+            phone: components["schemas"]["Phone"];
+            /** @description When the patient wants the order. When omitted, the earliest window the courier network offers today. */
+            delivery_window?: components["schemas"]["SameDayDeliveryWindow"];
+            /** @description Delivery instructions for the courier (gate code, leave with front desk). */
+            notes?: string;
+            /** @description The customer's own identifier of the order, returned unchanged. */
+            metadata?: string;
+        } & (unknown | unknown);
+        /**
+         * CopayRequestStatus
+         * @description Where a copay request stands (designed: the source shows none). `pending`: the claim
+         *     is being adjudicated with the payer, `copay_amount` is null. `completed`: the payer
+         *     answered and `copay_amount` is the patient's share. `failed`: the payer rejected the
+         *     claim or could not be reached; `message` says why. `completed` and `failed` are final.
+         * @enum {string}
+         */
+        CopayRequestStatus: "pending" | "completed" | "failed";
+        /**
+         * CopayRequest
+         * @description A copay request: the patient's out-of-pocket cost of a prescription under an
+         *     insurance plan, obtained by a test claim to the payer. The read answers `202`
+         *     (as the source says) because adjudication is asynchronous: poll until `status` is
+         *     final. Designed: the source shows no fields of this record.
+         */
+        CopayRequest: {
+            request_id: components["schemas"]["Token"];
+            status: components["schemas"]["CopayRequestStatus"];
+            patient_token: components["schemas"]["Token"];
+            prescription_token: components["schemas"]["Token"];
+            /** @description The insurance record billed (see `GET /v1/insurance/{insurance_token}`). */
+            insurance_token: components["schemas"]["Token"];
+            /**
+             * @description What the patient pays, in `currency`, with two decimal places; null until the
+             *     request is `completed` (and stays null when it `failed`).
+             */
+            copay_amount: number | null;
+            /**
+             * @description ISO 4217 currency of `copay_amount`; always `USD`.
+             * @enum {string}
+             */
+            currency: "USD";
+            /**
+             * Format: int32
+             * @description The days of supply the claim was priced for.
+             */
+            days_supply: number;
+            /** @description The quantity the claim was priced for, in the prescription's quantity unit. */
+            quantity: number;
+            /** @description The payer's or pharmacy's explanation (a rejection reason when `failed`); null when there is none. */
+            message: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When the request became `completed` or `failed`; null while `pending`.
+             */
+            completed_at: string | null;
+        };
+        /**
+         * Insurance
+         * @description A patient's stored insurance plan, created from the `insurances` of a fill request
+         *     (card fields sent without a token) and referenced afterwards by `insurance_token`.
+         *     Designed: the source shows no fields of this record; they follow the fill request's
+         *     insurance object.
+         */
+        Insurance: {
+            insurance_token: components["schemas"]["Token"];
+            patient_token: components["schemas"]["Token"];
+            /**
+             * @description The member's cardholder id, masked: every character but the last four is replaced
+             *     by `*` (an id of four characters or fewer is masked whole). The full id is a personal
+             *     identifier that lets anyone holding it bill the member's plan, so, like `ssn`, it is
+             *     accepted but never returned; the last four let the caller tell cards apart.
+             * @example *****6789
+             */
+            cardholder_id: string;
+            /** @description The plan's BIN, exactly 6 characters. */
+            rx_bin: string;
+            /** @description The plan's group number; null when none was given. */
+            rx_group: string | null;
+            /** @description The processor control number; null when none was given. */
+            pcn: string | null;
+            /** @description The plan's pharmacy help-desk phone number; null when none was given. */
+            phone_number: string | null;
+            /**
+             * Format: uri
+             * @description Address of the image of the insurance card as sent; null when none was given.
+             */
+            insurance_card_image_url: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * Prescriber
+         * @description A prescriber the pharmacy holds prescriptions from. Designed: the source shows no
+         *     fields of this record; `address` has the fields of a prescription's
+         *     `prescriber_address`.
+         */
+        Prescriber: {
+            prescriber_token: components["schemas"]["Token"];
+            first_name: string;
+            last_name: string;
+            /** @description The prescriber's 10-digit National Provider Identifier. */
+            npi: string;
+            /**
+             * @description The prescriber's DEA registration number (two letters then seven digits), needed for
+             *     controlled substances; null when the pharmacy has none on file.
+             */
+            dea_number: string | null;
+            address: components["schemas"]["PrescriptionPrescriberAddress"];
+            /** @description The practice's phone number. */
+            phone: string;
+            /** @description The practice's fax number; null when unknown. */
+            fax: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * MediaId
+         * Format: uuid
+         * @description The id of a media file, a version-4 UUID.
+         * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+         */
+        MediaId: string;
+        /**
+         * MediaFile
+         * Format: binary
+         * @description The bytes of a media file, at most 10 MiB (designed limit).
+         */
+        MediaFile: string;
+        /**
+         * MediaContentType
+         * @description The type of a media file. Designed (closed set): images of prescriptions, ID and
+         *     insurance cards, and PDF documents.
+         * @enum {string}
+         */
+        MediaContentType: "image/png" | "image/jpeg" | "application/pdf";
+        /**
+         * MediaSignedUrl
+         * @description A signed address for reading a media file straight from the object store, without the
+         *     API key. Anyone holding the address can read the file until `expires_at` (15 minutes
+         *     after issue), so it must not be logged or shared; ask again for a fresh one. Designed:
+         *     the source says only "signed address for reading the file from an object store".
+         */
+        MediaSignedUrl: {
+            id: components["schemas"]["MediaId"];
+            /**
+             * Format: uri
+             * @description The signed address; a plain `GET` reads the file.
+             */
+            url: string;
+            /** @description When the address stops working. */
+            expires_at: components["schemas"]["Timestamp"];
+            content_type: components["schemas"]["MediaContentType"];
+        };
+        /**
+         * AvailabilityLocation
+         * @description The stock of one dispensing location of this pharmacy. Designed: the source says only
+         *     "availability by NDC".
+         */
+        AvailabilityLocation: {
+            location_name: string;
+            /** @description The location's 7-digit NCPDP provider id. */
+            ncpdp_id: string;
+            address: components["schemas"]["ExternalLocationAddress"];
+            /** @description True when the location can dispense the requested quantity (any quantity when none was asked) today. */
+            available: boolean;
+            /** @description Units on hand, in the product's dispensing unit; null when the location does not report counts. */
+            quantity_on_hand: number | null;
+            /** @description Distance from the centre of the `zip` sent; null when no `zip` was sent. */
+            distance_miles: number | null;
+        };
+        /**
+         * Availability
+         * @description Whether this pharmacy can dispense a product (by NDC) now, overall and per dispensing
+         *     location. Locations are ordered nearest first when `zip` is sent, otherwise by name.
+         *     Designed: the source says only "availability by NDC".
+         */
+        Availability: {
+            /** @description The NDC asked about, normalised to 11 digits without dashes (5-4-2). */
+            ndc: string;
+            /** @description The product's name; null when the NDC is unknown to the pharmacy's catalogue. */
+            medication_name: string | null;
+            /** @description True when at least one location is `available`. */
+            available: boolean;
+            /** @description The `quantity` sent; null when none was sent. */
+            quantity_requested: number | null;
+            /** @description Units on hand over every location; null when any location does not report counts. */
+            quantity_on_hand: number | null;
+            locations: components["schemas"]["AvailabilityLocation"][];
+            /** @description When the stock was read; counts can change at any moment. */
+            checked_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * ExternalLocationMatch
+         * @description The external location an address matched, or an indication that none exists yet:
+         *     `matched` false and `location` null. An address matches a location when its street,
+         *     city, state and ZIP code normalise (USPS abbreviations, case, punctuation, ZIP+4
+         *     ignored) to the location's address. Designed: the source says only "match for one
+         *     external location" and "an indication that none exists yet".
+         */
+        ExternalLocationMatch: {
+            /** @description True when an external location exists at this address. */
+            matched: boolean;
+            /** @description The matched location; null when `matched` is false. */
+            location: components["schemas"]["ExternalLocation"] | null;
+        };
+        /**
+         * ExternalLocationMatchAddress
+         * @description One address to match, labelled by the caller's `reference` so the answer can map it
+         *     back. `zip` is required; the other parts make the match precise (with `zip` alone, the
+         *     match succeeds only when exactly one location has that ZIP code). References must be
+         *     unique within one request; a repeated reference answers `400`. Designed.
+         */
+        ExternalLocationMatchAddress: {
+            /** @description The caller's label of this address, echoed as the key of its match (letters, digits, `_`, `-`, `.`, `:`). */
+            reference: string;
+            street1?: string;
+            street2?: string;
+            city?: string;
+            state?: components["schemas"]["StateCode"];
+            zip: components["schemas"]["Zip"];
+        };
+        /**
+         * ExternalLocationMatchRequest
+         * @description Up to 100 addresses to match in one call. Designed: the source says only "multiple
+         *     addresses". In form data, send the items with bracketed keys
+         *     (`addresses[0][reference]=home&addresses[0][zip]=94107`).
+         */
+        ExternalLocationMatchRequest: {
+            addresses: components["schemas"]["ExternalLocationMatchAddress"][];
+        };
+        /**
+         * ExternalLocationMatchMap
+         * @description The answer to a batch match: `matches` maps each address `reference` of the request to
+         *     its match, with one key per address sent. An address with no location yet maps to
+         *     `{matched: false, location: null}`. Designed: the source says "map from each address
+         *     to its matched external location, or an indication that none exists yet"; a wrapping
+         *     object leaves room for later fields.
+         */
+        ExternalLocationMatchMap: {
+            matches: {
+                [key: string]: components["schemas"]["ExternalLocationMatch"];
+            };
+        };
+        /**
+         * ExternalLocationList
+         * @description One page of external locations, nearest to the ZIP code's centre first. Pass
+         *     `next_page_token` back as the `next_page_token` query parameter for the next page;
+         *     it is null on the last page. Designed: the source shows no list shape; this is the
+         *     interface's cursor page.
+         */
+        ExternalLocationList: {
+            results: components["schemas"]["ExternalLocation"][];
+            /** @description The cursor of the next page; null when this is the last page. */
+            next_page_token: string | null;
+        };
+        /**
+         * ExternalTransferLocation
+         * @description One end of an external transfer: the pharmacy (or prescriber) a prescription moves
+         *     from or to. `external_location_id` links it to an external location when the platform
+         *     knows the place; null otherwise. Designed.
+         */
+        ExternalTransferLocation: {
+            external_location_id: components["schemas"]["Token"] | null;
+            name: string;
+            /** @description The pharmacy's 7-digit NCPDP provider id; null for a prescriber or when unknown. */
+            ncpdp_id: string | null;
+            phone: string | null;
+            address: components["schemas"]["ExternalLocationAddress"] | null;
+        };
+        /**
+         * ExternalTransferMedication
+         * @description One medication of an external transfer and its own outcome. Designed.
+         */
+        ExternalTransferMedication: {
+            medication_name: string;
+            /** @description The prescription at this pharmacy (the transferred-out one, or the one created by a transfer in); null while pending. */
+            prescription_token: components["schemas"]["Token"] | null;
+            status: components["schemas"]["TransferStatus"];
+            /** @description Why this medication was rejected; null unless its `status` is `rejected`. */
+            rejection_reason: components["schemas"]["TransferRejectionCode"] | null;
+            /** @description The specifics of a `TRANSFER_OTHER_REASON` rejection; null otherwise. */
+            rejection_message: string | null;
+        };
+        /**
+         * ExternalTransfer
+         * @description A transfer of a patient's prescriptions between this pharmacy and an external
+         *     pharmacy, started by the other side or by the platform (a transfer out is reported by
+         *     `TRANSFER_OUT` events). Statuses are those of transfer requests: `pending` until the
+         *     other side answers, then `completed` (at least one medication moved) or `rejected`
+         *     (none could be). Designed: the source shows no fields of this record.
+         */
+        ExternalTransfer: {
+            id: components["schemas"]["Token"];
+            status: components["schemas"]["TransferStatus"];
+            /**
+             * @description `in` when prescriptions move to this pharmacy, `out` when they leave it.
+             * @enum {string}
+             */
+            direction: "in" | "out";
+            patient_token: components["schemas"]["Token"];
+            from_location: components["schemas"]["ExternalTransferLocation"];
+            to_location: components["schemas"]["ExternalTransferLocation"];
+            medications: components["schemas"]["ExternalTransferMedication"][];
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When the transfer became `completed` or `rejected`; null while `pending`.
+             */
+            completed_at: string | null;
+        };
+        /**
+         * PickupLocation
+         * @description An external location where an order can be picked up the same day: by the patient in
+         *     person, or by the courier of a same-day delivery (send its `id` as
+         *     `pickup_location_id`), with its distance from the address asked about. Designed.
+         */
+        PickupLocation: {
+            location: components["schemas"]["ExternalLocation"];
+            /** @description Straight-line distance from the address sent, in miles (never more than the `radius_miles` asked). */
+            distance_miles: number;
+        };
+        /**
+         * PickupLocationList
+         * @description The locations within `radius_miles` of the address that can have an order ready for
+         *     pickup today, nearest first, at most 50 (so the list has no pages). An empty list means
+         *     same-day pickup and delivery are not offered at that address. Designed: the source says
+         *     only "nearby pickup locations".
+         */
+        PickupLocationList: {
+            results: components["schemas"]["PickupLocation"][];
+        };
+        /**
+         * SpecialtyPharmacy
+         * @description A specialty pharmacy able to dispense the prescription's product (limited-distribution
+         *     and specialty drugs) for a patient with this insurance. Designed: the source says only
+         *     "specialty pharmacies".
+         */
+        SpecialtyPharmacy: {
+            name: string;
+            /** @description The pharmacy's 7-digit NCPDP provider id (the id to send a prescription or transfer to). */
+            ncpdp_id: string;
+            /** @description The pharmacy's 10-digit National Provider Identifier. */
+            npi: string;
+            address: components["schemas"]["ExternalLocationAddress"];
+            phone: components["schemas"]["Phone"];
+            /** @description The pharmacy's fax number (prescriptions are often faxed); null when unknown. */
+            fax: string | null;
+            /** @description True when the pharmacy is in network for the insurance plan given. */
+            in_network: boolean;
+            /** @description Every state the pharmacy ships to (two-letter codes, alphabetical). */
+            ships_to_states: components["schemas"]["StateCode"][];
+        };
+        /**
+         * SpecialtyPharmacyList
+         * @description The specialty pharmacies for the prescription and insurance, in-network first, then by
+         *     name; at most 100, so the list has no pages. An empty list means none is known.
+         *     Designed.
+         */
+        SpecialtyPharmacyList: {
+            results: components["schemas"]["SpecialtyPharmacy"][];
+        };
+        /**
+         * WebhookStatus
+         * @description Outcome carried by a request event: `success`, `triage` (a pharmacist is reviewing),
+         *     `pending` or `error`. Notify events such as `NOTIFY_RX` carry no status.
+         * @enum {string}
+         */
+        WebhookStatus: "success" | "triage" | "pending" | "error";
+        /**
+         * CallbackType
+         * @description The `callback_type` of a webhook event. The `DIAGNOSTICS_*` names of the lab order
+         *     lifecycle are our design (the source does not name them).
+         * @enum {string}
+         */
+        CallbackType: "NOTIFY_RX" | "TRANSFER" | "TRANSFER_CONTACT" | "DIRECT_TRANSFER" | "ORDER" | "SHIPMENT" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT" | "DIAGNOSTICS_ORDER_SUCCESS" | "DIAGNOSTICS_ORDER_SHIPPED" | "DIAGNOSTICS_ORDER_IN_TRANSIT" | "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT" | "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB" | "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB" | "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB" | "DIAGNOSTICS_LAB_ACCESSED_KIT" | "DIAGNOSTICS_RESULTS_AVAILABLE";
+        /**
+         * WebhookEpochSeconds
+         * Format: int64
+         * @description A point in time as whole seconds since 1970-01-01 00:00:00 UTC (Unix time). Webhook
+         *     envelopes carry their `timestamp` this way, unlike the ISO 8601 date-times elsewhere.
+         *     The upper bound is 9999-12-31T23:59:59Z.
+         * @example 1768496645
+         */
+        WebhookEpochSeconds: number;
+        /**
+         * WebhookEnvelope
+         * @description The common shape of every webhook event (the body of each delivery, and the `payload` of
+         *     each listed event). Every event schema (`NotifyRxEvent`, `TransferSuccessEvent`, ...) is
+         *     this envelope (`allOf`) narrowed: it fixes `callback_type` (and, per variant, `status`)
+         *     with `const`, says whether `request_id` and `status` are present, and fully specifies
+         *     `details`.
+         *
+         *     Two classes of events exist:
+         *     - **request events** are the outcome of a request the customer made (a transfer request,
+         *       a direct transfer, a fill request...) and always carry that request's `request_id`;
+         *     - **notify events** are not tied to a request: `NOTIFY_RX` carries neither `request_id`
+         *       nor `status`.
+         *
+         *     Tokens replace personal data: events never carry names, addresses or dates of birth of
+         *     patients, only their tokens.
+         */
+        WebhookEnvelope: {
+            /** @description The `request_id` of the originating request (as answered when the transfer request, direct transfer or fill request was submitted). Absent on notify events. */
+            request_id?: components["schemas"]["Token"];
+            callback_type: components["schemas"]["CallbackType"];
+            /**
+             * @description Outcome of the request: `success`, `triage` (a pharmacist is reviewing it), `pending`
+             *     or `error`. Absent on `NOTIFY_RX`.
+             */
+            status?: components["schemas"]["WebhookStatus"];
+            /** @description Type-specific content; each event schema specifies it fully. */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description When the event happened, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        };
+        /**
+         * NotifyRxEvent
+         * @description `NOTIFY_RX`: a prescription was received and processed for a patient, whether it came
+         *     by electronic prescription, by transfer or by direct transfer. It is a notify event: it
+         *     is not tied to a request, so it carries neither `request_id` nor `status`.
+         *
+         *     A successful transfer produces one `NOTIFY_RX` per transferred prescription (plus one
+         *     `TRANSFER` event); an accepted direct transfer produces one `NOTIFY_RX` (plus a
+         *     `DIRECT_TRANSFER` event); an electronic prescription matched to a patient produces one
+         *     `NOTIFY_RX` with a new `prescription_token`.
+         */
+        NotifyRxEvent: {
+            /** @constant */
+            callback_type: "NOTIFY_RX";
+            /**
+             * @description The fields the source lists. That all but `transfer_prescription_token` are always
+             *     present is our design (x-designed on `required`): the service always sends them,
+             *     empty arrays included.
+             */
+            details: {
+                /** @description Name of the prescribed medication. */
+                medication_name: string;
+                /** @description The prescriber's name; `null` when unknown. */
+                prescriber: string | null;
+                /** @description Token of the prescription now held for the patient (read it with `GET /v1/prescription/{token}`). */
+                prescription_token: components["schemas"]["Token"];
+                /** @description Token of the patient the prescription was matched to. */
+                patient_token: components["schemas"]["Token"];
+                /**
+                 * @description Present only when a prescription was transferred and a new prescription was
+                 *     created for it: the token of that new prescription. Keep the original
+                 *     `prescription_token` for association with your records, but expect it to be
+                 *     discontinued; fill the new one.
+                 */
+                transfer_prescription_token?: components["schemas"]["Token"];
+                /**
+                 * @description Tokens of duplicate patient records (zero or more) that mismatched patient data
+                 *     caused, for example a prescription whose patient details differ slightly from
+                 *     the customer's patient record.
+                 */
+                patient_token_duplicates: components["schemas"]["Token"][];
+                /**
+                 * @description Tokens of patient records merged into this patient (zero or more). The source
+                 *     lists the field as an array without its items; tokens are our design.
+                 */
+                merged_patients: components["schemas"]["Token"][];
+                /** @description The receiving pharmacy's city, possibly followed by its state (for example `Austin, TX`). */
+                location: string;
+                /** @description A link to the prescription. */
+                rx_link: string;
+            };
+            /** @description When the prescription was processed, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "details" | "timestamp">;
+        /**
+         * WebhookMetadata
+         * @description The customer-side identifier sent as `metadata` with the originating request (transfer
+         *     request, direct transfer or fill request), echoed back unchanged so the customer can
+         *     associate the event with its own records; `null` when the request carried none.
+         * @example order-10045
+         */
+        WebhookMetadata: string | null;
+        /**
+         * WebhookMessage
+         * @description A human-readable sentence describing what happened. Its wording may change; do not parse it.
+         * @example Transfer completed.
+         */
+        WebhookMessage: string;
+        /**
+         * TransferEventMedication
+         * @description One medication moved by a completed transfer (an item of a `TRANSFER` success event).
+         *     Every field is always present (our design, x-designed on `required`); fields the sending
+         *     pharmacy did not give are `null`.
+         */
+        TransferEventMedication: {
+            /** @description Token of the transfer medication, as answered when the transfer request was created. */
+            transfer_medication_token: components["schemas"]["Token"];
+            /** @description The medication name the customer asked for in the transfer request. */
+            requested_medication_name: string;
+            /**
+             * Format: date-time
+             * @description When the prescription was last filled at the sending pharmacy; `null` if never. The
+             *     source does not give the format; an ISO 8601 date-time is our design.
+             */
+            last_filled_date: string | null;
+            /** @description Token of the prescription created here for the transferred medication. */
+            prescription_token: components["schemas"]["Token"];
+            /** @description The prescriber's name; `null` when unknown. */
+            prescriber: string | null;
+            /** @description Name of the medication as transferred. */
+            medication_name: string;
+            /** @description Directions for use. */
+            medication_sig: string;
+            /**
+             * Format: int32
+             * @description Refills remaining on the transferred prescription.
+             */
+            num_refills_remaining: number;
+            /**
+             * Format: int32
+             * @description Quantity per fill.
+             */
+            quantity: number;
+            /**
+             * Format: int32
+             * @description Days one fill lasts.
+             */
+            days_supply: number;
+            /**
+             * Format: int32
+             * @description DEA controlled-substance schedule (2 to 5); 0 when the medication is not controlled (the 0 is our design).
+             */
+            dea_schedule: number;
+        };
+        /**
+         * TransferSuccessEvent
+         * @description `TRANSFER` with status `success`: a transfer request completed and at least one
+         *     medication was transferred (typically 1 to 3 days after the request). One `NOTIFY_RX`
+         *     event is also sent per transferred prescription.
+         */
+        TransferSuccessEvent: {
+            /** @description The `request_id` answered when the transfer request was created. */
+            request_id: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "TRANSFER";
+            /** @constant */
+            status: "success";
+            details: {
+                metadata: components["schemas"]["WebhookMetadata"];
+                message: components["schemas"]["WebhookMessage"];
+                /** @description Token of the patient whose prescriptions were transferred. */
+                patient_token: components["schemas"]["Token"];
+                /** @description The medications transferred. */
+                medications: components["schemas"]["TransferEventMedication"][];
+            };
+            /** @description When the transfer completed, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * TransferErrorEvent
+         * @description `TRANSFER` with status `error`: the transfer request completed but no medication could
+         *     be transferred. The pharmacy or prescriber not answering within 6 days rejects it
+         *     (`PHARMACY_NO_RESPONSE`, `PRESCRIBER_NO_RESPONSE`).
+         */
+        TransferErrorEvent: {
+            /** @description The `request_id` answered when the transfer request was created. */
+            request_id: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "TRANSFER";
+            /** @constant */
+            status: "error";
+            details: {
+                metadata: components["schemas"]["WebhookMetadata"];
+                /**
+                 * @description What happened. For `TRANSFER_OTHER_REASON` it holds the specifics of the
+                 *     rejection.
+                 */
+                message: components["schemas"]["WebhookMessage"];
+                /** @description Token of the patient of the transfer request. */
+                patient_token: components["schemas"]["Token"];
+                /**
+                 * @description Why the transfer was rejected. The source lists `metadata`, `message` and
+                 *     `patient_token` for this event and says rejection events carry `error_code` and
+                 *     `description`; carrying them here is our design.
+                 */
+                error_code: components["schemas"]["TransferRejectionCode"];
+                /** @description The rejection code's description (see `TransferRejectionCode`), for example `no refills remaining`. */
+                description: string;
+            };
+            /** @description When the transfer was rejected, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * TransferEvent
+         * @description `TRANSFER`: the outcome of a transfer request, sent once when it completes: `success`
+         *     (at least one medication transferred) or `error` (none could be transferred).
+         */
+        TransferEvent: components["schemas"]["TransferSuccessEvent"] | components["schemas"]["TransferErrorEvent"];
+        /**
+         * TransferContactSuccessEvent
+         * @description `TRANSFER_CONTACT` with status `success`: the pharmacy or prescriber of a transfer
+         *     request was contacted.
+         */
+        TransferContactSuccessEvent: {
+            /** @description The `request_id` answered when the transfer request was created. */
+            request_id: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "TRANSFER_CONTACT";
+            /** @constant */
+            status: "success";
+            details: {
+                metadata: components["schemas"]["WebhookMetadata"];
+                message: components["schemas"]["WebhookMessage"];
+                /** @description Token of the patient of the transfer request. */
+                patient_token: components["schemas"]["Token"];
+                /** @description Token of the transfer request. */
+                transfer_token: components["schemas"]["Token"];
+                /** @description Name of the pharmacy or prescriber contacted. */
+                contact_name: string;
+                /**
+                 * @description How they were contacted.
+                 * @enum {string}
+                 */
+                contact_method: "fax" | "phone";
+                /** @description The fax or phone number used. */
+                contact_number: components["schemas"]["Phone"];
+            };
+            /** @description When the contact was made, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * TransferContactErrorCode
+         * @description Why a contact attempt of a transfer failed, when it is not a transfer rejection. The
+         *     source describes the two conditions (the transfer is not in `pending` status; the
+         *     contact method is unsupported) without codes; the codes are our design.
+         * @enum {string}
+         */
+        TransferContactErrorCode: "TRANSFER_NOT_PENDING" | "CONTACT_METHOD_UNSUPPORTED";
+        /**
+         * TransferContactErrorEvent
+         * @description `TRANSFER_CONTACT` with status `error`: a contact attempt of a transfer request failed,
+         *     for example because the transfer is no longer in `pending` status or the contact method
+         *     is unsupported. This variant carries no `patient_token`.
+         */
+        TransferContactErrorEvent: {
+            /** @description The `request_id` answered when the transfer request was created. */
+            request_id: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "TRANSFER_CONTACT";
+            /** @constant */
+            status: "error";
+            details: {
+                /**
+                 * @description Why the contact failed: a transfer rejection code, or one of the contact error
+                 *     codes we designed (`TRANSFER_NOT_PENDING`, `CONTACT_METHOD_UNSUPPORTED`). The
+                 *     source names the field without its values.
+                 */
+                error_code: components["schemas"]["TransferRejectionCode"] | components["schemas"]["TransferContactErrorCode"];
+                metadata: components["schemas"]["WebhookMetadata"];
+                /** @description Token of the transfer request. */
+                transfer_token: components["schemas"]["Token"];
+                message: components["schemas"]["WebhookMessage"];
+            };
+            /** @description When the contact attempt failed, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * TransferContactEvent
+         * @description `TRANSFER_CONTACT`: the pharmacy or prescriber of a transfer request was contacted
+         *     (`success`), or a contact attempt failed (`error`).
+         */
+        TransferContactEvent: components["schemas"]["TransferContactSuccessEvent"] | components["schemas"]["TransferContactErrorEvent"];
+        /**
+         * DirectTransferSuccessEvent
+         * @description `DIRECT_TRANSFER` with status `success`: a direct transfer was accepted and its
+         *     prescription created. A `NOTIFY_RX` event is also sent for the prescription.
+         */
+        DirectTransferSuccessEvent: {
+            /** @description The direct transfer's `request_id`, as answered when it was submitted. */
+            request_id: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "DIRECT_TRANSFER";
+            /** @constant */
+            status: "success";
+            details: {
+                metadata: components["schemas"]["WebhookMetadata"];
+                message: components["schemas"]["WebhookMessage"];
+                /** @description Token of the patient of the direct transfer. */
+                patient_token: components["schemas"]["Token"];
+                /** @description Token of the direct transfer (read it with `GET /v1/direct_transfer/{direct_transfer_token}`). */
+                direct_transfer_token: components["schemas"]["Token"];
+                /** @description Token of the prescription created by the direct transfer. */
+                prescription_token: components["schemas"]["Token"];
+            };
+            /** @description When the direct transfer was accepted, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DirectTransferErrorEvent
+         * @description `DIRECT_TRANSFER` with status `error`: a direct transfer was rejected. It is the only
+         *     event sent for a rejected direct transfer (no `NOTIFY_RX`).
+         */
+        DirectTransferErrorEvent: {
+            /** @description The direct transfer's `request_id`, as answered when it was submitted. */
+            request_id: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "DIRECT_TRANSFER";
+            /** @constant */
+            status: "error";
+            details: {
+                metadata: components["schemas"]["WebhookMetadata"];
+                /**
+                 * @description Starts with a rejection notice followed by the reason, for example
+                 *     `Direct transfer rejected: the prescription has no refills left to transfer.`
+                 */
+                message: components["schemas"]["WebhookMessage"];
+                /** @description Token of the patient of the direct transfer. */
+                patient_token: components["schemas"]["Token"];
+                /** @description Token of the rejected direct transfer. */
+                direct_transfer_token: components["schemas"]["Token"];
+            };
+            /** @description When the direct transfer was rejected, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DirectTransferEvent
+         * @description `DIRECT_TRANSFER`: the outcome of a direct transfer: `success` (accepted, prescription
+         *     created) or `error` (rejected).
+         */
+        DirectTransferEvent: components["schemas"]["DirectTransferSuccessEvent"] | components["schemas"]["DirectTransferErrorEvent"];
+        /**
+         * OrderEventMedication
+         * @description One medication dispensed by an order (an item of an `ORDER` event). Every field is
+         *     always present (our design, x-designed on `required`); the source does not give the
+         *     types, which are our design too: counts are integers, quantities are numbers (liquids
+         *     are dispensed in fractional units).
+         */
+        OrderEventMedication: {
+            /** @description Name of the prescribed medication. */
+            medication_name: string;
+            /** @description Name of the product actually dispensed (it may be a generic of the prescribed one). */
+            dispensed_medication_name: string;
+            /** @description The medication name the fill request asked for. */
+            requested_medication_name: string;
+            /**
+             * Format: int32
+             * @description Days this fill lasts.
+             */
+            days_supply: number;
+            /** @description Quantity dispensed. */
+            quantity: number;
+            /**
+             * Format: int32
+             * @description Which fill of the prescription this is (0 for the original fill, then 1, 2...).
+             */
+            fill_number: number;
+            /** @description The pharmacy's internal prescription number. */
+            rx_number: string;
+            /**
+             * Format: int32
+             * @description Refills the prescription allows in total.
+             */
+            total_refills_allowed: number;
+            /** @description Token of the prescription filled. */
+            prescription_token: components["schemas"]["Token"];
+            /** @description Token of this dispensed medication within the order. */
+            medication_token: components["schemas"]["Token"];
+            /** @description National Drug Code of the product dispensed (10 or 11 digits, possibly with hyphens). */
+            dispensed_ndc: string;
+            /** @description What remains on the prescription after this fill. */
+            remaining_refills: {
+                /** Format: int32 */
+                total_remaining_refills: number;
+                total_quantity_remaining: number;
+            };
+        };
+        /**
+         * WebhookCarrier
+         * @description The shipping carrier's name, for example `USPS` or `FedEx` (the carriers of the fill
+         *     request shipping methods); `null` while none is assigned.
+         * @example USPS
+         */
+        WebhookCarrier: string | null;
+        /**
+         * OrderEvent
+         * @description `ORDER`: a fill request was processed. `success` means the order was filled and is
+         *     pending shipment; its progress then arrives as `SHIPMENT` events.
+         *
+         *     The meaning of the other statuses is our design (x-designed on `status`): `pending` the
+         *     order is queued for filling, `triage` a pharmacist is reviewing it (for example after a
+         *     `check_in` request), `error` it could not be filled (`message` says why; the
+         *     fill and tracking fields are `null`).
+         */
+        OrderEvent: {
+            /** @description The fill request's `request_id`, as answered when it was submitted. */
+            request_id: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "ORDER";
+            status: components["schemas"]["WebhookStatus"];
+            /** @description All fields are always present (our design); those not yet known are `null`. */
+            details: {
+                metadata: components["schemas"]["WebhookMetadata"];
+                message: components["schemas"]["WebhookMessage"];
+                /**
+                 * Format: date-time
+                 * @description When the order was filled; `null` when not filled. An ISO 8601 date-time is our design (the source does not give the format).
+                 */
+                date_filled: string | null;
+                /** @description The medications dispensed. */
+                medications: components["schemas"]["OrderEventMedication"][];
+                /** @description Token of the order (read it with `GET /v1/order/{token}`). */
+                order_token: components["schemas"]["Token"];
+                /**
+                 * Format: uri
+                 * @description The carrier's tracking page; `null` until shipped.
+                 */
+                tracking_url: string | null;
+                /** @description The carrier's tracking number; `null` until shipped. */
+                tracking_number: string | null;
+                carrier: components["schemas"]["WebhookCarrier"];
+                /** @description Token of the patient the order ships to. */
+                patient_token: components["schemas"]["Token"];
+            };
+            /** @description When the fill request was processed, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * ShipmentStatus
+         * @description Shipment progress of a fill request. The source names `DELIVERED`; the other values are
+         *     our design, following common carrier tracking milestones.
+         * @enum {string}
+         */
+        ShipmentStatus: "LABEL_CREATED" | "PICKED_UP" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERED" | "EXCEPTION" | "RETURNED";
+        /**
+         * ShipmentEvent
+         * @description `SHIPMENT`: shipment progress of a fill request's order, sent at each carrier milestone
+         *     (`details.status`), ending with `DELIVERED` (or `RETURNED`).
+         *
+         *     The envelope `status` for shipments is our design (x-designed on `status`): `success` for
+         *     normal progress, `error` when the carrier reports an `EXCEPTION` or the parcel is
+         *     `RETURNED`.
+         */
+        ShipmentEvent: {
+            /** @description The fill request's `request_id`, as answered when it was submitted. */
+            request_id: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "SHIPMENT";
+            /** @enum {string} */
+            status: "success" | "error";
+            /** @description All fields are always present (our design); those not known are `null`. */
+            details: {
+                metadata: components["schemas"]["WebhookMetadata"];
+                status: components["schemas"]["ShipmentStatus"];
+                message: components["schemas"]["WebhookMessage"];
+                /**
+                 * Format: date-time
+                 * @description The carrier's estimated delivery time; `null` when unknown or delivered.
+                 */
+                eta: string | null;
+                /** @description The carrier's tracking number. */
+                tracking_number: string;
+                /**
+                 * Format: uri
+                 * @description The carrier's tracking page.
+                 */
+                tracking_url: string;
+                /** @description The shipping carrier's name, for example `USPS` or `FedEx`. */
+                carrier: string;
+            };
+            /** @description When the carrier reported the milestone, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DiagnosticUuid
+         * Format: uuid
+         * @description A version-4 UUID, the form of every diagnostics id (kits, tests, orders), as the source fixes it for `test_id` and `kit_id`.
+         * @example 3f6c1a2e-8b4d-4c9a-9e2f-7a1b2c3d4e5f
+         */
+        DiagnosticUuid: string;
+        /**
+         * DiagnosticOrderStatus
+         * @description Milestones of a lab order, in the order they happen (each is also emitted as an event):
+         *     order success, shipped, in transit, delivered to patient, shipped to lab, in transit to
+         *     lab, delivered to lab, lab accessed kit, results available. The names are our design.
+         * @enum {string}
+         */
+        DiagnosticOrderStatus: "ORDER_SUCCESS" | "SHIPPED" | "IN_TRANSIT" | "DELIVERED_TO_PATIENT" | "SHIPPED_TO_LAB" | "IN_TRANSIT_TO_LAB" | "DELIVERED_TO_LAB" | "LAB_ACCESSED_KIT" | "RESULTS_AVAILABLE";
+        /**
+         * DiagnosticsEventDetails
+         * @description The `details` of every lab order lifecycle event (`DIAGNOSTICS_*`). The source names the
+         *     milestones but shows neither the event names nor their payloads; this shape is our
+         *     design: the order, the patient (by token), the milestone reached and when, and the
+         *     tracking number of the leg in progress. Each milestone's event schema narrows `status`
+         *     (and `results_available`, and whether `tracking_number` is set).
+         */
+        DiagnosticsEventDetails: {
+            /** @description Id of the lab order, as answered when it was created (`POST /diagnostics/v0/orders`). */
+            order_id: components["schemas"]["DiagnosticUuid"];
+            /** @description Token of the patient the kit is for. */
+            patient_token: components["schemas"]["Token"];
+            /** @description The milestone reached. */
+            status: components["schemas"]["DiagnosticOrderStatus"];
+            /** @description When the milestone was reached (the carrier's or lab's time, which may precede the event's `timestamp`). */
+            occurred_at: components["schemas"]["Timestamp"];
+            /**
+             * @description The carrier's tracking number of the leg in progress: the kit's way to the patient
+             *     (shipped, in transit, delivered to patient) or the sample's way to the lab (shipped,
+             *     in transit, delivered to lab). `null` at the other milestones.
+             */
+            tracking_number: string | null;
+            /** @description Serial number of the kit registered for the order (as `DiagnosticOrder.kit_serial`); `null` until a kit is registered. */
+            kit_serial: string | null;
+            /** @description True only at `RESULTS_AVAILABLE`; read them with `GET /v0/orders/{orderId}/results`. */
+            results_available: boolean;
+        };
+        /**
+         * DiagnosticsOrderSuccessEvent
+         * @description `DIAGNOSTICS_ORDER_SUCCESS`: milestone 1 of 9 of a lab order, the lab order was accepted and a kit will be sent to the patient. Lab order events are sent in
+         *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
+         *     in transit to lab, delivered to lab, lab accessed kit, results available.
+         *
+         *     The event name and payload are our design (the source shows neither): a request event
+         *     whose `request_id` is the order's id, always with status `success`, and `details` per
+         *     `DiagnosticsEventDetails` with `status` `ORDER_SUCCESS`.
+         */
+        DiagnosticsOrderSuccessEvent: {
+            /** @description The lab order's id (the same as `details.order_id`). */
+            request_id: components["schemas"]["DiagnosticUuid"];
+            /** @constant */
+            callback_type: "DIAGNOSTICS_ORDER_SUCCESS";
+            /** @constant */
+            status: "success";
+            details: components["schemas"]["DiagnosticsEventDetails"] & {
+                /** @constant */
+                status?: "ORDER_SUCCESS";
+                tracking_number?: null;
+                /** @constant */
+                results_available?: false;
+            };
+            /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DiagnosticsOrderShippedEvent
+         * @description `DIAGNOSTICS_ORDER_SHIPPED`: milestone 2 of 9 of a lab order, the kit was shipped to the patient. Lab order events are sent in
+         *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
+         *     in transit to lab, delivered to lab, lab accessed kit, results available.
+         *
+         *     The event name and payload are our design (the source shows neither): a request event
+         *     whose `request_id` is the order's id, always with status `success`, and `details` per
+         *     `DiagnosticsEventDetails` with `status` `SHIPPED`.
+         */
+        DiagnosticsOrderShippedEvent: {
+            /** @description The lab order's id (the same as `details.order_id`). */
+            request_id: components["schemas"]["DiagnosticUuid"];
+            /** @constant */
+            callback_type: "DIAGNOSTICS_ORDER_SHIPPED";
+            /** @constant */
+            status: "success";
+            details: components["schemas"]["DiagnosticsEventDetails"] & {
+                /** @constant */
+                status?: "SHIPPED";
+                /** @description The tracking number of the kit's way to the patient (always set at this milestone). */
+                tracking_number?: string;
+                /** @constant */
+                results_available?: false;
+            };
+            /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DiagnosticsOrderInTransitEvent
+         * @description `DIAGNOSTICS_ORDER_IN_TRANSIT`: milestone 3 of 9 of a lab order, the kit is in transit to the patient. Lab order events are sent in
+         *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
+         *     in transit to lab, delivered to lab, lab accessed kit, results available.
+         *
+         *     The event name and payload are our design (the source shows neither): a request event
+         *     whose `request_id` is the order's id, always with status `success`, and `details` per
+         *     `DiagnosticsEventDetails` with `status` `IN_TRANSIT`.
+         */
+        DiagnosticsOrderInTransitEvent: {
+            /** @description The lab order's id (the same as `details.order_id`). */
+            request_id: components["schemas"]["DiagnosticUuid"];
+            /** @constant */
+            callback_type: "DIAGNOSTICS_ORDER_IN_TRANSIT";
+            /** @constant */
+            status: "success";
+            details: components["schemas"]["DiagnosticsEventDetails"] & {
+                /** @constant */
+                status?: "IN_TRANSIT";
+                /** @description The tracking number of the kit's way to the patient (always set at this milestone). */
+                tracking_number?: string;
+                /** @constant */
+                results_available?: false;
+            };
+            /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DiagnosticsOrderDeliveredToPatientEvent
+         * @description `DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT`: milestone 4 of 9 of a lab order, the kit was delivered to the patient. Lab order events are sent in
+         *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
+         *     in transit to lab, delivered to lab, lab accessed kit, results available.
+         *
+         *     The event name and payload are our design (the source shows neither): a request event
+         *     whose `request_id` is the order's id, always with status `success`, and `details` per
+         *     `DiagnosticsEventDetails` with `status` `DELIVERED_TO_PATIENT`.
+         */
+        DiagnosticsOrderDeliveredToPatientEvent: {
+            /** @description The lab order's id (the same as `details.order_id`). */
+            request_id: components["schemas"]["DiagnosticUuid"];
+            /** @constant */
+            callback_type: "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT";
+            /** @constant */
+            status: "success";
+            details: components["schemas"]["DiagnosticsEventDetails"] & {
+                /** @constant */
+                status?: "DELIVERED_TO_PATIENT";
+                /** @description The tracking number of the kit's way to the patient (always set at this milestone). */
+                tracking_number?: string;
+                /** @constant */
+                results_available?: false;
+            };
+            /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DiagnosticsOrderShippedToLabEvent
+         * @description `DIAGNOSTICS_ORDER_SHIPPED_TO_LAB`: milestone 5 of 9 of a lab order, the patient's sample was shipped to the lab. Lab order events are sent in
+         *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
+         *     in transit to lab, delivered to lab, lab accessed kit, results available.
+         *
+         *     The event name and payload are our design (the source shows neither): a request event
+         *     whose `request_id` is the order's id, always with status `success`, and `details` per
+         *     `DiagnosticsEventDetails` with `status` `SHIPPED_TO_LAB`.
+         */
+        DiagnosticsOrderShippedToLabEvent: {
+            /** @description The lab order's id (the same as `details.order_id`). */
+            request_id: components["schemas"]["DiagnosticUuid"];
+            /** @constant */
+            callback_type: "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB";
+            /** @constant */
+            status: "success";
+            details: components["schemas"]["DiagnosticsEventDetails"] & {
+                /** @constant */
+                status?: "SHIPPED_TO_LAB";
+                /** @description The tracking number of the sample's way to the lab (always set at this milestone). */
+                tracking_number?: string;
+                /** @constant */
+                results_available?: false;
+            };
+            /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DiagnosticsOrderInTransitToLabEvent
+         * @description `DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB`: milestone 6 of 9 of a lab order, the sample is in transit to the lab. Lab order events are sent in
+         *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
+         *     in transit to lab, delivered to lab, lab accessed kit, results available.
+         *
+         *     The event name and payload are our design (the source shows neither): a request event
+         *     whose `request_id` is the order's id, always with status `success`, and `details` per
+         *     `DiagnosticsEventDetails` with `status` `IN_TRANSIT_TO_LAB`.
+         */
+        DiagnosticsOrderInTransitToLabEvent: {
+            /** @description The lab order's id (the same as `details.order_id`). */
+            request_id: components["schemas"]["DiagnosticUuid"];
+            /** @constant */
+            callback_type: "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB";
+            /** @constant */
+            status: "success";
+            details: components["schemas"]["DiagnosticsEventDetails"] & {
+                /** @constant */
+                status?: "IN_TRANSIT_TO_LAB";
+                /** @description The tracking number of the sample's way to the lab (always set at this milestone). */
+                tracking_number?: string;
+                /** @constant */
+                results_available?: false;
+            };
+            /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DiagnosticsOrderDeliveredToLabEvent
+         * @description `DIAGNOSTICS_ORDER_DELIVERED_TO_LAB`: milestone 7 of 9 of a lab order, the sample was delivered to the lab. Lab order events are sent in
+         *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
+         *     in transit to lab, delivered to lab, lab accessed kit, results available.
+         *
+         *     The event name and payload are our design (the source shows neither): a request event
+         *     whose `request_id` is the order's id, always with status `success`, and `details` per
+         *     `DiagnosticsEventDetails` with `status` `DELIVERED_TO_LAB`.
+         */
+        DiagnosticsOrderDeliveredToLabEvent: {
+            /** @description The lab order's id (the same as `details.order_id`). */
+            request_id: components["schemas"]["DiagnosticUuid"];
+            /** @constant */
+            callback_type: "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB";
+            /** @constant */
+            status: "success";
+            details: components["schemas"]["DiagnosticsEventDetails"] & {
+                /** @constant */
+                status?: "DELIVERED_TO_LAB";
+                /** @description The tracking number of the sample's way to the lab (always set at this milestone). */
+                tracking_number?: string;
+                /** @constant */
+                results_available?: false;
+            };
+            /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DiagnosticsLabAccessedKitEvent
+         * @description `DIAGNOSTICS_LAB_ACCESSED_KIT`: milestone 8 of 9 of a lab order, the lab opened (accessioned) the kit. Lab order events are sent in
+         *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
+         *     in transit to lab, delivered to lab, lab accessed kit, results available.
+         *
+         *     The event name and payload are our design (the source shows neither): a request event
+         *     whose `request_id` is the order's id, always with status `success`, and `details` per
+         *     `DiagnosticsEventDetails` with `status` `LAB_ACCESSED_KIT`.
+         */
+        DiagnosticsLabAccessedKitEvent: {
+            /** @description The lab order's id (the same as `details.order_id`). */
+            request_id: components["schemas"]["DiagnosticUuid"];
+            /** @constant */
+            callback_type: "DIAGNOSTICS_LAB_ACCESSED_KIT";
+            /** @constant */
+            status: "success";
+            details: components["schemas"]["DiagnosticsEventDetails"] & {
+                /** @constant */
+                status?: "LAB_ACCESSED_KIT";
+                tracking_number?: null;
+                /** @constant */
+                results_available?: false;
+            };
+            /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DiagnosticsResultsAvailableEvent
+         * @description `DIAGNOSTICS_RESULTS_AVAILABLE`: milestone 9 of 9 of a lab order, the lab's results are available. Lab order events are sent in
+         *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
+         *     in transit to lab, delivered to lab, lab accessed kit, results available.
+         *
+         *     The event name and payload are our design (the source shows neither): a request event
+         *     whose `request_id` is the order's id, always with status `success`, and `details` per
+         *     `DiagnosticsEventDetails` with `status` `RESULTS_AVAILABLE`.
+         */
+        DiagnosticsResultsAvailableEvent: {
+            /** @description The lab order's id (the same as `details.order_id`). */
+            request_id: components["schemas"]["DiagnosticUuid"];
+            /** @constant */
+            callback_type: "DIAGNOSTICS_RESULTS_AVAILABLE";
+            /** @constant */
+            status: "success";
+            details: components["schemas"]["DiagnosticsEventDetails"] & {
+                /** @constant */
+                status?: "RESULTS_AVAILABLE";
+                tracking_number?: null;
+                /** @constant */
+                results_available?: true;
+            };
+            /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * FileEvent
+         * @description `FILE`: a file (for example a prescription image) was stored for the customer; read it with `GET /v2/media/{id}` (or `GET /v1/media/{id}`).
+         *
+         *     The source names this event type but does not show its payload. This minimal payload
+         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     `details` carry only tokens and ids, never personal data. Further fields may be added
+         *     in later versions; receivers should ignore fields they do not know.
+         */
+        FileEvent: {
+            /** @constant */
+            callback_type: "FILE";
+            details: {
+                /**
+                 * Format: uuid
+                 * @description Id of the file, a version-4 UUID (the `id` of the media endpoints).
+                 */
+                file_id: string;
+                /** @description Token of the patient the file belongs to; `null` when it belongs to none. */
+                patient_token: components["schemas"]["Token"] | null;
+                /** @description Token of the prescription the file belongs to; `null` when it belongs to none. */
+                prescription_token: components["schemas"]["Token"] | null;
+                /** @description The file's media type, for example `application/pdf` or `image/png`. */
+                content_type: string;
+                message: components["schemas"]["WebhookMessage"];
+            };
+            /** @description When it happened, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "details" | "timestamp">;
+        /**
+         * ConsultEvent
+         * @description `CONSULT`: a consult changed status (for example scheduled, completed or cancelled).
+         *
+         *     The source names this event type but does not show its payload. This minimal payload
+         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     `details` carry only tokens and ids, never personal data. Further fields may be added
+         *     in later versions; receivers should ignore fields they do not know.
+         */
+        ConsultEvent: {
+            /** @constant */
+            callback_type: "CONSULT";
+            details: {
+                /** @description Id of the consult, as listed by `GET /consults/v0`. */
+                consult_id: components["schemas"]["Token"];
+                /** @description Token of the patient concerned. */
+                patient_token: components["schemas"]["Token"];
+                /** @description The consult's new status, as the consults interface lists it. */
+                status: string;
+                message: components["schemas"]["WebhookMessage"];
+            };
+            /** @description When it happened, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "details" | "timestamp">;
+        /**
+         * ConsultTaskEvent
+         * @description `CONSULT_TASK`: a task of a consult (for example a questionnaire to review or a prescription to write) was created or changed status.
+         *
+         *     The source names this event type but does not show its payload. This minimal payload
+         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     `details` carry only tokens and ids, never personal data. Further fields may be added
+         *     in later versions; receivers should ignore fields they do not know.
+         */
+        ConsultTaskEvent: {
+            /** @constant */
+            callback_type: "CONSULT_TASK";
+            details: {
+                /** @description Id of the consult, as listed by `GET /consults/v0`. */
+                consult_id: components["schemas"]["Token"];
+                /** @description Id of the task. */
+                task_id: components["schemas"]["Token"];
+                /** @description What the task is, in the consults interface's words. */
+                task_type: string;
+                /** @description The task's new status, as the consults interface lists it. */
+                status: string;
+                message: components["schemas"]["WebhookMessage"];
+            };
+            /** @description When it happened, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "details" | "timestamp">;
+        /**
+         * ContactEvent
+         * @description `CONTACT`: the pharmacy contacted (or tried to contact) a patient, for example a pharmacist consultation requested by `check_in` on a fill request.
+         *
+         *     The source names this event type but does not show its payload. This minimal payload
+         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     `details` carry only tokens and ids, never personal data. Further fields may be added
+         *     in later versions; receivers should ignore fields they do not know.
+         */
+        ContactEvent: {
+            /** @constant */
+            callback_type: "CONTACT";
+            details: {
+                /** @description Token of the patient concerned. */
+                patient_token: components["schemas"]["Token"];
+                /**
+                 * @description How the patient was contacted.
+                 * @enum {string}
+                 */
+                contact_method: "phone" | "sms" | "email";
+                message: components["schemas"]["WebhookMessage"];
+            };
+            /** @description When it happened, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "details" | "timestamp">;
+        /**
+         * TransferOutEvent
+         * @description `TRANSFER_OUT`: a prescription was transferred out to another pharmacy. It is no longer fillable here (`current_rx_status_text` `Transferred`).
+         *
+         *     The source names this event type but does not show its payload. This minimal payload
+         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     `details` carry only tokens and ids, never personal data. Further fields may be added
+         *     in later versions; receivers should ignore fields they do not know.
+         */
+        TransferOutEvent: {
+            /** @constant */
+            callback_type: "TRANSFER_OUT";
+            details: {
+                /** @description Token of the patient concerned. */
+                patient_token: components["schemas"]["Token"];
+                /** @description Token of the prescription transferred out. */
+                prescription_token: components["schemas"]["Token"];
+                /** @description Name of the pharmacy the prescription went to. */
+                pharmacy_name: string;
+                /** @description That pharmacy's phone number; `null` when unknown. */
+                pharmacy_phone: string | null;
+                message: components["schemas"]["WebhookMessage"];
+            };
+            /** @description When it happened, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "details" | "timestamp">;
+        /**
+         * VisitEvent
+         * @description `VISIT`: a visit (appointment) of a consult was scheduled, rescheduled, completed or cancelled.
+         *
+         *     The source names this event type but does not show its payload. This minimal payload
+         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     `details` carry only tokens and ids, never personal data. Further fields may be added
+         *     in later versions; receivers should ignore fields they do not know.
+         */
+        VisitEvent: {
+            /** @constant */
+            callback_type: "VISIT";
+            details: {
+                /** @description Id of the consult, as listed by `GET /consults/v0`. */
+                consult_id: components["schemas"]["Token"];
+                /** @description Id of the visit. */
+                visit_id: components["schemas"]["Token"];
+                /** @description Token of the patient concerned. */
+                patient_token: components["schemas"]["Token"];
+                /** @description The visit's new status, as the consults interface lists it. */
+                status: string;
+                /** @description When the visit starts; `null` when not scheduled. */
+                scheduled_at: components["schemas"]["Timestamp"] | null;
+                message: components["schemas"]["WebhookMessage"];
+            };
+            /** @description When it happened, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "details" | "timestamp">;
+        /**
+         * WebhookEvent
+         * @description Any webhook event. `callback_type` tells the event types apart (each event schema fixes
+         *     it with `const`); the types with a success and an error variant (`TRANSFER`,
+         *     `TRANSFER_CONTACT`, `DIRECT_TRANSFER`) are a further `oneOf` told apart by `status`.
+         *     No OpenAPI `discriminator` is declared because `callback_type` alone does not select a
+         *     single schema for those three types.
+         */
+        WebhookEvent: components["schemas"]["NotifyRxEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["TransferContactEvent"] | components["schemas"]["DirectTransferEvent"] | components["schemas"]["OrderEvent"] | components["schemas"]["ShipmentEvent"] | components["schemas"]["DiagnosticsOrderSuccessEvent"] | components["schemas"]["DiagnosticsOrderShippedEvent"] | components["schemas"]["DiagnosticsOrderInTransitEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToPatientEvent"] | components["schemas"]["DiagnosticsOrderShippedToLabEvent"] | components["schemas"]["DiagnosticsOrderInTransitToLabEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToLabEvent"] | components["schemas"]["DiagnosticsLabAccessedKitEvent"] | components["schemas"]["DiagnosticsResultsAvailableEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["ConsultEvent"] | components["schemas"]["ConsultTaskEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["TransferOutEvent"] | components["schemas"]["VisitEvent"];
+        /**
+         * WebhookDeliveryId
+         * @description The unique id of an event's delivery, sent as the `webhook-id` header and the same on
+         *     every retry of that event (our design, per the Standard Webhooks specification): `msg_`
+         *     followed by an opaque id.
+         * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+         */
+        WebhookDeliveryId: string;
+        /**
+         * WebhookDeliveryData
+         * @description How the delivery of a listed event to the customer's webhook endpoint went. The source
+         *     shows `status` and `status_code`; their values and the other fields are our design.
+         *
+         *     Delivery contract (our design): each event is POSTed to the endpoint configured for the
+         *     environment, signed per the Standard Webhooks specification, and retried when the
+         *     receiver does not answer a `2xx` within 15 seconds: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`.
+         */
+        WebhookDeliveryData: {
+            /**
+             * @description `pending`: not attempted yet. `delivered`: the receiver answered a `2xx`.
+             *     `retrying`: an attempt failed and another is scheduled (`next_attempt_at`).
+             *     `failed`: every attempt failed, or no endpoint was configured for the environment
+             *     when the event happened (then `attempts` is 0).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed" | "retrying";
+            /**
+             * Format: int32
+             * @description The HTTP status the receiver answered at the last attempt; `null` when no attempt
+             *     was made yet or the last one got no answer (timeout, connection refused, TLS
+             *     failure).
+             */
+            status_code: number | null;
+            /** @description The delivery's `webhook-id` header, the same on every attempt; use it to drop duplicates. */
+            webhook_id?: components["schemas"]["WebhookDeliveryId"];
+            /**
+             * Format: int32
+             * @description How many delivery attempts were made (0 to 8).
+             */
+            attempts?: number;
+            /** @description When the last attempt was made; `null` before the first. */
+            last_attempt_at?: components["schemas"]["Timestamp"] | null;
+            /** @description When the next attempt is scheduled; `null` unless `status` is `pending` or `retrying`. */
+            next_attempt_at?: components["schemas"]["Timestamp"] | null;
+        };
+        /**
+         * WebhookEventListItem
+         * @description One listed event, as it was delivered, with how its delivery went.
+         */
+        WebhookEventListItem: {
+            /** @description The event, exactly the body that was (or will be) delivered. */
+            payload: components["schemas"]["WebhookEvent"];
+            delivery_data: components["schemas"]["WebhookDeliveryData"];
+        };
+        /**
+         * WebhookEventList
+         * @description A page of webhook events in ascending time order (`payload.timestamp`, then delivery
+         *     order), at most 100 per page. Pass `next_page_token` as `next` to read the following
+         *     page; it is `null` on the last page.
+         */
+        WebhookEventList: {
+            results: components["schemas"]["WebhookEventListItem"][];
+            /** @description The token of the next page, or `null` when this is the last page. */
+            next_page_token: string | null;
+        };
+        /**
+         * WebhookType
+         * @description Event types that can be listed by type. Only `notify_rx` is documented as supported by
+         *     the source; the others name event types whose payloads the source does not show.
+         * @enum {string}
+         */
+        WebhookType: "notify_rx" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT";
+        /**
+         * ConsultObjectId
+         * @description A 24-hex-character identifier (no prefix) of a consult-platform record: a program, a
+         *     questionnaire, a provider or a consult. The source fixes this form for `program_id` and
+         *     the schedule's `questionnaire`; we use it for every consult-platform id.
+         * @example 65f1c2a9e4b0d3f7a8c91b2e
+         */
+        ConsultObjectId: string;
+        /**
+         * ConsultStatus
+         * @description Where a consult stands (our design; the source names a `status` filter but not its
+         *     values): `pending` (created, waiting for the patient or a provider), `scheduled` (an
+         *     appointment is booked), `in_progress` (a provider is working on it), `completed`,
+         *     `canceled`.
+         * @enum {string}
+         */
+        ConsultStatus: "pending" | "scheduled" | "in_progress" | "completed" | "canceled";
+        /**
+         * Consult
+         * @description A consult of one of the tenant's programs, as listed by `GET /consults/v0` (our design;
+         *     the source does not show consult fields). Fields are snake_case, as the consult query
+         *     parameters are. Patients are referenced by token, as everywhere in the service.
+         */
+        Consult: {
+            /** @description The consult's id. */
+            id: components["schemas"]["ConsultObjectId"];
+            /** @description The program the consult belongs to. */
+            program_id: components["schemas"]["ConsultObjectId"];
+            status: components["schemas"]["ConsultStatus"];
+            /** @description The patient's token. */
+            patient_token: components["schemas"]["Token"];
+            /** @description The patient's full name, as the `patient_name` filter matches it. */
+            patient_name: string;
+            /** @description The assigned provider; null until a provider is assigned. */
+            provider_id: string | null;
+            /** @description The assigned provider's full name; null until a provider is assigned. */
+            provider_name: string | null;
+            /** @description True when an appointment is booked for the consult (then `appointment_start` and `appointment_end` are set). */
+            scheduled: boolean;
+            /** @description True when the consult is bundled with other services of the program (for example the fulfilment of the prescribed medication) rather than ordered on its own. */
+            bundled: boolean;
+            /** @description The two-letter state the patient is in, which decides the providers licensed to treat them; null when not known. */
+            state: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the booked appointment (ISO 8601, UTC); null when none is booked.
+             */
+            appointment_start: string | null;
+            /**
+             * Format: date-time
+             * @description End of the booked appointment (ISO 8601, UTC); null when none is booked.
+             */
+            appointment_end: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * ConsultList
+         * @description One page of consults (our design), in the order asked by `sort` and `direction`.
+         *     `total` counts every consult matching the filters, so a caller can compute the number
+         *     of pages; `offset` and `limit` echo the window answered.
+         */
+        ConsultList: {
+            results: components["schemas"]["Consult"][];
+            /**
+             * Format: int32
+             * @description How many consults match the filters, over all pages.
+             */
+            total: number;
+            /**
+             * Format: int32
+             * @description Zero-based position of the first result in the whole sorted set (`skip + (page_number - 1) × limit`).
+             */
+            offset: number;
+            /**
+             * Format: int32
+             * @description The page size applied.
+             */
+            limit: number;
+        };
+        /**
+         * PlatformUnauthorizedError
+         * @description The 401 body of the platform interfaces (consults, diagnostics, accounts).
+         */
+        PlatformUnauthorizedError: {
+            /**
+             * Format: int32
+             * @constant
+             */
+            statusCode: 401;
+            /** @constant */
+            error: "Unauthorized";
+            /** @constant */
+            message: "Authorization missing or invalid";
+        };
+        /**
+         * ScheduleSlot
+         * @description One open slot of one provider (our design; the source does not show slot fields). A
+         *     slot can be used to book the appointment of a consult.
+         */
+        ScheduleSlot: {
+            /** @description Start of the slot (ISO 8601, UTC). */
+            start: components["schemas"]["Timestamp"];
+            /** @description End of the slot (ISO 8601, UTC); `start` plus `duration` minutes. */
+            end: components["schemas"]["Timestamp"];
+            /** @description The provider who is free in this slot. */
+            provider_id: components["schemas"]["ConsultObjectId"];
+            /** @description The provider's full name. */
+            provider_name: string;
+            /**
+             * Format: int32
+             * @description Length of the slot in minutes.
+             */
+            duration: number;
+        };
+        /**
+         * ScheduleSlotList
+         * @description The open slots of the window, earliest first, then by provider (our design). An empty
+         *     `slots` array means no licensed provider is free in the window.
+         */
+        ScheduleSlotList: {
+            slots: components["schemas"]["ScheduleSlot"][];
+        };
+        /**
+         * DiagnosticSampleType
+         * @description What the patient collects with the kit (our design).
+         * @enum {string}
+         */
+        DiagnosticSampleType: "blood" | "saliva" | "urine" | "stool" | "swab";
+        /**
+         * DiagnosticKit
+         * @description A kind of at-home collection kit the tenant can send to patients (our design; the
+         *     source does not show kit fields). Fields are snake_case, as the diagnostics query
+         *     parameters are (`kit_id`, `test_id`).
+         */
+        DiagnosticKit: {
+            /** @description The kit's id, as the `kit_id` filter of the order listing takes it. */
+            id: components["schemas"]["DiagnosticUuid"];
+            name: string;
+            /** @description What the kit holds and how it is used; null when none is configured. */
+            description: string | null;
+            sample_type: components["schemas"]["DiagnosticSampleType"];
+            /** @description The tests whose samples this kit collects. */
+            test_ids: components["schemas"]["DiagnosticUuid"][];
+        };
+        /**
+         * DiagnosticKitList
+         * @description The tenant's kits, by name (our design; a catalogue, so not paged).
+         */
+        DiagnosticKitList: {
+            results: components["schemas"]["DiagnosticKit"][];
+        };
+        /**
+         * DiagnosticPanelCode
+         * @description The code of a lab panel (a group of analytes measured together), as the `panels` filter takes it (our form).
+         * @example lipid_panel
+         */
+        DiagnosticPanelCode: string;
+        /**
+         * DiagnosticPanel
+         * @description A lab panel a test measures (our design).
+         */
+        DiagnosticPanel: {
+            code: components["schemas"]["DiagnosticPanelCode"];
+            /** @description Human-readable name of the panel. */
+            name: string;
+        };
+        /**
+         * DiagnosticTest
+         * @description A lab test the tenant can order (our design; the source does not show test fields).
+         *     `requires_physician_approval` tells whether an order must carry `physician`.
+         */
+        DiagnosticTest: {
+            /** @description The test's id, as `test_id` of an order and of the order listing's filter. */
+            id: components["schemas"]["DiagnosticUuid"];
+            name: string;
+            /** @description What the test measures; null when none is configured. */
+            description: string | null;
+            /** @description The kit sent to the patient to collect the sample of this test. */
+            kit_id: components["schemas"]["DiagnosticUuid"];
+            sample_type: components["schemas"]["DiagnosticSampleType"];
+            /** @description The panels the test measures. */
+            panels: components["schemas"]["DiagnosticPanel"][];
+            /** @description True when an order of this test needs a physician's approval, so the order must name the `physician`. */
+            requires_physician_approval: boolean;
+        };
+        /**
+         * DiagnosticTestList
+         * @description The tests the tenant can order, by name (our design; a catalogue, so not paged).
+         */
+        DiagnosticTestList: {
+            results: components["schemas"]["DiagnosticTest"][];
+        };
+        /**
+         * DiagnosticShippingAddress
+         * @description Where the kit is shipped, normally the patient's home (our design; the source names
+         *     `address` without fields). Unlike the direct-transfer `Address`, no `company` is needed.
+         */
+        DiagnosticShippingAddress: {
+            /** @description The recipient's name. */
+            name: string;
+            street1: string;
+            street2?: string;
+            city: string;
+            state: components["schemas"]["StateCode"];
+            zip: components["schemas"]["Zip"];
+            /** @description Two-letter country code; `US` when omitted. */
+            country?: components["schemas"]["CountryCode"];
+            phone?: components["schemas"]["Phone"];
+            email?: components["schemas"]["Email"];
+        };
+        /**
+         * DiagnosticPhysician
+         * @description The physician who approves a lab order (the source names "physician information";
+         *     the fields are our design). Required when the test requires physician approval.
+         */
+        DiagnosticPhysician: {
+            /** @description The physician's 10-digit National Provider Identifier. */
+            npi: string;
+            first_name: components["schemas"]["PersonName"];
+            last_name: components["schemas"]["PersonName"];
+        };
+        /**
+         * DiagnosticTrackingNumbers
+         * @description Carrier tracking numbers of the kit's two journeys (our design); each is null until that shipment exists.
+         */
+        DiagnosticTrackingNumbers: {
+            /** @description The shipment of the kit to the patient; stays null for kits the customer fulfils itself. */
+            to_patient: string | null;
+            /** @description The shipment of the sample back to the lab. */
+            to_lab: string | null;
+        };
+        /**
+         * DiagnosticOrder
+         * @description A lab order (our design; the source does not show order fields). `status` is the last
+         *     milestone reached; each milestone is also emitted as an event. Fields are snake_case,
+         *     as the source's `test_id`, `kit_id`, `custom_data_1` and `kit_serial` are.
+         */
+        DiagnosticOrder: {
+            /** @description The order's id (`order_id` / `orderId` in paths). */
+            id: components["schemas"]["DiagnosticUuid"];
+            status: components["schemas"]["DiagnosticOrderStatus"];
+            patient_token: components["schemas"]["Token"];
+            /** @description The ordered test. */
+            test_id: components["schemas"]["DiagnosticUuid"];
+            /** @description The kind of kit used (the test's kit). */
+            kit_id: components["schemas"]["DiagnosticUuid"];
+            /** @description The serial of the physical kit; null until a kit is registered (by the service when it ships one, or by `PUT /v0/orders/{order_id}/kit_serial`). */
+            kit_serial: string | null;
+            /** @description Codes of the panels the ordered test measures (what the `panels` filter matches). */
+            panels: components["schemas"]["DiagnosticPanelCode"][];
+            /** @description Where the kit is shipped; null for a registered order sent without one. */
+            address: components["schemas"]["DiagnosticShippingAddress"] | null;
+            /** @description The approving physician; null when none was sent. */
+            physician: components["schemas"]["DiagnosticPhysician"] | null;
+            /** @description The customer's value sent with the order; null when none was sent. */
+            custom_data_1: string | null;
+            /** @description As `custom_data_1`. */
+            custom_data_2: string | null;
+            /** @description As `custom_data_1`. */
+            custom_data_3: string | null;
+            tracking_numbers: components["schemas"]["DiagnosticTrackingNumbers"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * DiagnosticOrderList
+         * @description One page of orders, newest first (our design, the house cursor shape). Pass
+         *     `next_page_token` as the `pageToken` query parameter to read the following page; it
+         *     is null on the last page.
+         */
+        DiagnosticOrderList: {
+            results: components["schemas"]["DiagnosticOrder"][];
+            /** @description Opaque token of the next page; null when there is none. */
+            next_page_token: string | null;
+        };
+        /**
+         * DiagnosticCustomData
+         * @description A free-text value the customer attaches to an order for its own use (for example its
+         *     own order or member id), stored as sent and filterable with `custom_data_1` to
+         *     `custom_data_3` (our bound: 255 characters).
+         * @example member-48213
+         */
+        DiagnosticCustomData: string;
+        /**
+         * DiagnosticOrderCreate
+         * @description A lab order to create: the service fulfils a new kit of the test to `address`
+         *     (the field set is our design; the source names the patient token, the shipping
+         *     address and optional physician information). Fields are snake_case, as the source's
+         *     `kit_serial`, `test_id` and `custom_data_1` are. Unknown fields are refused with
+         *     `is not allowed`.
+         *
+         *     When the test requires physician approval (`requires_physician_approval`) and no
+         *     `physician` is sent, the order is refused with `400` and
+         *     `{key: physician, message: is required}`; this depends on the test, so the schema
+         *     cannot express it.
+         */
+        DiagnosticOrderCreate: {
+            /** @description The patient the kit is for. */
+            patient_token: components["schemas"]["Token"];
+            /** @description The test to order (`GET /diagnostics/v0/tests`). */
+            test_id: components["schemas"]["DiagnosticUuid"];
+            address: components["schemas"]["DiagnosticShippingAddress"];
+            physician?: components["schemas"]["DiagnosticPhysician"];
+            custom_data_1?: components["schemas"]["DiagnosticCustomData"];
+            custom_data_2?: components["schemas"]["DiagnosticCustomData"];
+            custom_data_3?: components["schemas"]["DiagnosticCustomData"];
+        };
+        /**
+         * KitSerial
+         * @description The serial number printed on a physical kit (our form; the source names `kit_serial` without a format).
+         * @example KT-2026-000481
+         */
+        KitSerial: string;
+        /**
+         * KitSerialRegistration
+         * @description The kit to register on an existing order. The source does not show this body; we use
+         *     the `kit_serial` field the source names for order registration.
+         */
+        KitSerialRegistration: {
+            kit_serial: components["schemas"]["KitSerial"];
+        };
+        /**
+         * DiagnosticOrderRegistration
+         * @description An order for a kit the customer already holds or fulfils itself: the fields of an
+         *     order creation plus the required `kit_serial`; `address` is optional, since the
+         *     service ships nothing (the field set is our design, as for order creation). The
+         *     physician rule is the same: a test that requires physician approval needs
+         *     `physician`, else `400` `{key: physician, message: is required}`.
+         */
+        DiagnosticOrderRegistration: {
+            /** @description The patient the kit is for. */
+            patient_token: components["schemas"]["Token"];
+            /** @description The test to order (`GET /diagnostics/v0/tests`). */
+            test_id: components["schemas"]["DiagnosticUuid"];
+            kit_serial: components["schemas"]["KitSerial"];
+            address?: components["schemas"]["DiagnosticShippingAddress"];
+            physician?: components["schemas"]["DiagnosticPhysician"];
+            custom_data_1?: components["schemas"]["DiagnosticCustomData"];
+            custom_data_2?: components["schemas"]["DiagnosticCustomData"];
+            custom_data_3?: components["schemas"]["DiagnosticCustomData"];
+        };
+        /**
+         * DiagnosticResultFlag
+         * @description How a value compares with its reference range (our design); `abnormal` for results without a numeric range.
+         * @enum {string}
+         */
+        DiagnosticResultFlag: "normal" | "low" | "high" | "critical" | "abnormal";
+        /**
+         * DiagnosticResult
+         * @description One measured analyte (our design).
+         */
+        DiagnosticResult: {
+            /** @description The analyte's code (for example a LOINC code). */
+            code: string;
+            name: string;
+            /** @description The measured value; a number for quantitative results, text for qualitative ones (`negative`, `detected`). */
+            value: string | number;
+            /** @description Unit of a quantitative value (`mg/dL`); null for qualitative results. */
+            unit: string | null;
+            /** @description The lab's reference range as text (`<200`, `40-60`); null when the lab gives none. */
+            reference_range: string | null;
+            /** @description The lab's interpretation; null when the lab gives none. */
+            flag: components["schemas"]["DiagnosticResultFlag"] | null;
+        };
+        /**
+         * DiagnosticResultPanel
+         * @description The results of one panel (our design).
+         */
+        DiagnosticResultPanel: {
+            code: components["schemas"]["DiagnosticPanelCode"];
+            name: string;
+            results: components["schemas"]["DiagnosticResult"][];
+        };
+        /**
+         * DiagnosticOrderResults
+         * @description The lab results of an order. Their content depends on the test, so the source shows no
+         *     structure; this generic shape (our design) carries any test: panels of coded results,
+         *     each with its value, unit, reference range and flag. Until the order reaches
+         *     `RESULTS_AVAILABLE`, `panels` is empty and `resulted_at` is null.
+         */
+        DiagnosticOrderResults: {
+            order_id: components["schemas"]["DiagnosticUuid"];
+            test_id: components["schemas"]["DiagnosticUuid"];
+            status: components["schemas"]["DiagnosticOrderStatus"];
+            /**
+             * Format: date-time
+             * @description When the patient collected the sample, as the lab records it; null until known.
+             */
+            collected_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the lab released the results; null until results are available.
+             */
+            resulted_at: string | null;
+            panels: components["schemas"]["DiagnosticResultPanel"][];
+        };
+        /**
+         * AccountPassword
+         * @description The account's password: 8 to 72 characters with at least one upper-case letter, one
+         *     lower-case letter and one digit. It is stored only as a salted hash (72 characters is
+         *     the bcrypt input limit) and never returned by any operation.
+         */
+        AccountPassword: string;
+        /**
+         * ConsentType
+         * @enum {string}
+         */
+        ConsentType: "terms_of_service" | "privacy_policy" | "notice_of_privacy_practices";
+        /**
+         * AccountConsentTypes
+         * @description The consents given, each type at most once.
+         */
+        AccountConsentTypes: components["schemas"]["ConsentType"][];
+        /**
+         * AccountCreate
+         * @description A new account. Field names are the source's, camelCase (`contactNumber`,
+         *     `contactName`), and the whole accounts interface keeps that casing. Unknown fields
+         *     are refused with `is not allowed`.
+         */
+        AccountCreate: {
+            /** @description The account's email address; compared case-insensitively, one account per address and tenant (our rule). */
+            email: components["schemas"]["Email"];
+            password: components["schemas"]["AccountPassword"];
+            /** @description A phone number to reach the account holder. */
+            contactNumber?: components["schemas"]["Phone"];
+            /** @description The name of the account holder or contact person. */
+            contactName?: string;
+            /** @description Consents given at sign-up; each is recorded as by `POST /accounts/{accountId}/consents`. */
+            consents?: components["schemas"]["AccountConsentTypes"];
+        };
+        /**
+         * AccountCreated
+         * @description The new account's id.
+         */
+        AccountCreated: {
+            /** @description The account's id (an opaque string; our form), used as `accountId` in paths. */
+            id: components["schemas"]["Token"];
+        };
+        /**
+         * AccountConsentCreate
+         * @description The consent to record.
+         */
+        AccountConsentCreate: {
+            type: components["schemas"]["ConsentType"];
+        };
+        /**
+         * AccountConsent
+         * @description A recorded consent (our design; the source does not show the answer). camelCase, as
+         *     the accounts interface is. Every registration records a new consent with its time,
+         *     so renewed consent (after a policy change) keeps its history.
+         */
+        AccountConsent: {
+            /** @description The consent record's id. */
+            id: components["schemas"]["Token"];
+            type: components["schemas"]["ConsentType"];
+            /** @description The account that gave the consent. */
+            accountId: components["schemas"]["Token"];
+            /** @description When the consent was recorded. */
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * AccessTokenRequest
+         * @description A client-credentials exchange (OAuth 2.0 client credentials grant, sent as JSON as
+         *     the source shows). Field names are the OAuth ones, snake_case. Every field is
+         *     required.
+         */
+        AccessTokenRequest: {
+            /** @description The machine-to-machine client's id. */
+            client_id: string;
+            /** @description The client's secret. Never logged nor returned. */
+            client_secret: string;
+            /** @description The identifier of the platform API the token is for, as configured for the tenant. */
+            audience: string;
+            /**
+             * @description Always `client_credentials`.
+             * @constant
+             */
+            grant_type: "client_credentials";
+        };
+        /**
+         * AccessToken
+         * @description An issued bearer token. The source shows `access_token` and `token_type`;
+         *     `expires_in` and `scope` are our design (as in OAuth 2.0, RFC 6749 §5.1).
+         */
+        AccessToken: {
+            /**
+             * @description A JWT (three base64url parts) whose issuer is the tenant's domain. It holds no
+             *     user information and only routes requests to the tenant. Send it as
+             *     `Authorization: Bearer <access_token>`.
+             */
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /**
+             * Format: int32
+             * @description Seconds until the token expires (our design; 3600 by default). Request a new token then; there is no refresh token.
+             */
+            expires_in: number;
+            /** @description The scopes granted to the client, space-separated (for example `accounts:consents:create accounts:delete`); empty when none (our design). */
+            scope: string;
+        };
     };
     responses: {
         /** @description Bad Request. The request is malformed, fails validation or misses a field. */
@@ -516,8 +6127,405 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Unsupported Media Type. Bodies are accepted as `application/json` or `application/x-www-form-urlencoded`. */
+        /** @description Unsupported Media Type. The body's content type is not one the operation documents (pharmacy operations take `application/json` or `application/x-www-form-urlencoded`; platform operations take `application/json`). */
         UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Not Found. No prescription with this token in this environment. */
+        PrescriptionNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Not Found. No transfer request with this token in this environment. */
+        TransferNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Forbidden. The record exists but belongs to another customer, or the caller may not use this operation. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Not Found. No direct transfer with this token in this environment (message designed). */
+        DirectTransferNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Bad Request. The body is malformed, misses a required field, or names records that
+         *     cannot be used: a prescription that does not exist, belongs to another patient or is not
+         *     fillable, an insurance token that does not exist, or a `replacement_order` that is not
+         *     an earlier fill request of this customer. A patient of another customer answers error
+         *     `Unauthorized`. The messages for unusable records are our design.
+         */
+        FillRequestBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /** @description Not Found. No fill request with this token in this environment (message wording designed). */
+        FillRequestNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Unauthorized. The API key is missing or invalid. The source documents the body of this
+         *     endpoint as `{error, message}`; the service's uniform 401 body, which adds `statusCode`,
+         *     fits it as well.
+         */
+        OrderUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OrderUnauthorizedError"];
+            };
+        };
+        /** @description Not Found. No order with this token in this environment (message wording designed). */
+        OrderNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Bad Request. A parameter or field is malformed or missing: for the read, neither or both
+         *     of `id` and `original_fill_request_token` were sent; for a reschedule,
+         *     `original_fill_request_token` is missing, or `scheduled_for` is earlier than the
+         *     earliest date the refill is allowed. The messages are our design.
+         */
+        ScheduledFillRequestBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /** @description Not Found. No scheduled fill request with this id, or none held for this fill request, for this customer (message wording designed). */
+        ScheduledFillRequestNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Not Found. The prescription has no auto-refill subscription in this environment (message wording designed). */
+        AutoRefillNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Bad Request. The body is malformed or misses a field, or the prescription cannot be
+         *     subscribed: it is not fillable, or it already has an active subscription. A prescription
+         *     of another customer answers error `Unauthorized`. The messages are our design.
+         */
+        AutoRefillBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /**
+         * @description Forbidden. This customer may not use coverage lookups (they are enabled per customer
+         *     at onboarding). The source documents `403` here without a body; the body and message
+         *     are designed.
+         */
+        CoverageForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Not Found. No pharmacy location is licensed to ship to `ship_to_state` (designed: the
+         *     source lists no answer for this case).
+         */
+        CoverageNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Bad Request. The body is malformed, misses a required field, sends both or neither of
+         *     `prescription_tokens` and `fill_request_id`, names a prescription that is not fillable
+         *     (or belongs to another patient) or a fill request that has shipped, or asks for a
+         *     window the courier network cannot serve. A patient of another customer answers error
+         *     `Unauthorized`. The messages for unusable records and windows are our design.
+         */
+        SameDayDeliveryBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /**
+         * @description Not Found. The patient, a prescription or the fill request the order names does not
+         *     exist for this customer in this environment. The messages follow the source's
+         *     (`Unable to find Patient.`, `Unable to find Prescription.`); the fill request message is
+         *     the one `GET /v1/fill_request/{url_token}` answers.
+         */
+        SameDayDeliveryReferenceNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Not Found. No same-day delivery order with this id for this customer in this environment
+         *     (the message is designed, in the style of the source's `Unable to find Patient.`).
+         */
+        SameDayDeliveryNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Not Found. No copay request with this `request_id` for this customer in this environment
+         *     (the message is designed, in the style of the source's `Unable to find Patient.`).
+         */
+        CopayRequestNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Not Found. No insurance record with this token for this customer in this environment
+         *     (the message is designed, in the style of the source's `Unable to find Patient.`).
+         */
+        InsuranceNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Not Found. No prescriber with this token for this customer in this environment (the
+         *     message is designed, in the style of the source's `Unable to find Patient.`).
+         */
+        PrescriberNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Not Found. No media file with this id for this customer in this environment (the message
+         *     is designed, in the style of the source's `Unable to find Patient.`).
+         */
+        MediaNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Bad Request. A required field or parameter is missing or malformed, more than 100
+         *     addresses are sent, or a `reference` is repeated within one request (designed message
+         *     `is duplicated`).
+         */
+        ExternalLocationMatchBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /**
+         * @description Not Found. No external location with this id (the message is designed, in the style of
+         *     the source's `Unable to find Patient.`).
+         */
+        ExternalLocationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Not Found. No external transfer with this id for this customer in this environment (the
+         *     message is designed, in the style of the source's `Unable to find Patient.`).
+         */
+        ExternalTransferNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Bad Request. The query must name the prescription (exactly one of `prescription_token`
+         *     and `prescriber_npi`) and the insurance (exactly one of `insurance_token` and `bin`);
+         *     `pcn` and `group_number` go with `bin` only. Values must match their patterns.
+         */
+        SpecialtyPharmacyBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /**
+         * @description Not Found. The `prescription_token` or `insurance_token` sent does not exist for this
+         *     customer in this environment. The prescription message is the source's; the insurance
+         *     message is designed.
+         */
+        SpecialtyPharmacyReferenceNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Bad Request. A query parameter is invalid: a `timestamp` condition without a known
+         *     operator or with a non-integer value for `$lt`, `$gt`, `$lte` or `$gte`, a `limit`
+         *     outside 1 to 100, a `next` token that was not issued to this customer, an unknown
+         *     `status`, or (when listing by type) a `webhook_type` other than `notify_rx`. Each
+         *     offending parameter is one item of `validation_errors`, keyed by the parameter's name.
+         *     The messages of these cases are our design.
+         */
+        WebhookEventsBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /** @description Unauthorized. The bearer token is missing, invalid, expired, or lacks the scope the operation needs (or, for `POST /public/accounts`, the `x-tenant-id` header is missing or unknown). */
+        PlatformUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PlatformUnauthorizedError"];
+            };
+        };
+        /** @description Not Found. No questionnaire with this id for the tenant (our message). */
+        ScheduleNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Not Found. The tenant has no kit configured (our reading of the source's 404 on the kit listing; our message). */
+        DiagnosticKitsNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Not Found. No lab order with this id for the tenant (our message, in the source's style). */
+        DiagnosticOrderNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Conflict. The order already has a kit, or this kit serial is registered to another order (our design). */
+        KitAlreadyRegistered: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Any other error, in the common error shape. */
+        DefaultError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Not Found. No account with this id in the tenant (our message, in the source's style). */
+        AccountNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Unauthorized. The client credentials are wrong (unknown `client_id`, wrong
+         *     `client_secret`), or the client is not granted the `audience` (our design; in the
+         *     service's common error shape rather than OAuth's `{error: invalid_client}`, so that
+         *     every error of the platform reads alike).
+         */
+        InvalidClient: {
             headers: {
                 [name: string]: unknown;
             };
@@ -577,6 +6585,559 @@ export interface components {
          * @example p7Xk2mQ9rT4vW8yZ1aB3cD5e
          */
         PatientToken: components["schemas"]["Token"];
+        /**
+         * @description The prescription's `prescription_token`, as carried by its `NOTIFY_RX` event or the patient's prescription list.
+         * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+         */
+        PrescriptionToken: components["schemas"]["Token"];
+        /**
+         * @description Zero-based page number. Each page holds at most 50 transfer requests, earliest created
+         *     first; a page beyond the end is an empty array. The upper bound is designed.
+         * @example 0
+         */
+        TransferPage: number;
+        /**
+         * @description The transfer request's `transfer_token`, as answered by its receipt (the `url_token` of the list).
+         * @example tr4Hj6Kl8Zx0Cv2Bn4Mq6Wp8
+         */
+        TransferToken: components["schemas"]["Token"];
+        /**
+         * @description The direct transfer's token, the `direct_transfer_id` answered by its receipt.
+         * @example dt3Fg5Hj7Kl9Zx1Cv3Bn5Mq7
+         */
+        DirectTransferToken: components["schemas"]["Token"];
+        /**
+         * @description The fill request's token, the `request_id` answered when it was submitted.
+         * @example fr3Hj6Kl9Zx2Cv5Bn8Mq1Wt4
+         */
+        FillRequestUrlToken: components["schemas"]["Token"];
+        /**
+         * @description Filters by creation time with an operator and an ISO 8601 date or date-time:
+         *     `{operator}:{value}`, the operator one of `$lt`, `$gt`, `$lte`, `$gte` and `$eq`
+         *     (for example `$gte:2026-01-01T00:00:00Z`). A date without a time means midnight UTC. The
+         *     date-time operand is our design, following the query syntax of the webhook events
+         *     listing.
+         * @example $gte:2026-01-01T00:00:00Z
+         */
+        FillRequestCreatedAt: string;
+        /**
+         * @description Page size, at most 100. Defaults to 20 (the default is our design).
+         * @example 20
+         */
+        FillRequestLimit: number;
+        /**
+         * @description The `next_page_token` of the previous page; omit for the first page. Opaque.
+         * @example eyJjcmVhdGVkX2F0IjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
+         */
+        FillRequestNext: string;
+        /**
+         * @description Only fill requests whose `metadata` equals this value exactly.
+         * @example order-10045
+         */
+        FillRequestMetadata: string;
+        /**
+         * @description The order's token (`order_token` of the `ORDER` event and of the fill request list).
+         * @example or5Gh8Jk1Lz4Xc7Vb0Nm3Qw6
+         */
+        OrderToken: components["schemas"]["Token"];
+        /**
+         * @description The scheduled fill request's id (a GUID). Send exactly one of `id` and
+         *     `original_fill_request_token`.
+         * @example 6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b
+         */
+        ScheduledFillRequestId: string;
+        /**
+         * @description The `request_id` of the fill request that was held because it was submitted too soon.
+         *     Send exactly one of `id` and `original_fill_request_token`.
+         * @example fr3Hj6Kl9Zx2Cv5Bn8Mq1Wt4
+         */
+        ScheduledFillRequestOriginalToken: components["schemas"]["Token"];
+        /**
+         * @description Page size, 1 to 100; 20 when not sent.
+         * @example 20
+         */
+        ScheduledActionLimit: number;
+        /**
+         * @description The `nextPageToken` of the previous page (the base64 encoding of the creation-date
+         *     cursor); omit for the first page. Treat it as opaque.
+         * @example MjAyNi0wMS0xNVQxNzowNDowNS4wMDBa
+         */
+        ScheduledActionNextPageToken: string;
+        /**
+         * @description Page size, 1 to 100; 20 when not sent (our design).
+         * @example 20
+         */
+        AutoRefillLimit: number;
+        /**
+         * @description The `next_page_token` of the previous page; omit for the first page. Opaque (our design).
+         * @example eyJjcmVhdGVkX2F0IjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
+         */
+        AutoRefillNext: string;
+        /**
+         * @description The token of the prescription the subscription refills.
+         * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+         */
+        AutoRefillPrescriptionToken: components["schemas"]["Token"];
+        /**
+         * @description The state the order ships to, as its two-letter abbreviation (exactly 2 characters).
+         *     Required (designed: the source does not say which parameters are required; no
+         *     location can be chosen without the destination state).
+         * @example NV
+         */
+        CoverageShipToState: string;
+        /**
+         * @description The plan's BIN (bank identification number), exactly 6 digits. Required (designed:
+         *     network membership is decided per BIN).
+         * @example 610014
+         */
+        CoverageBin: string;
+        /**
+         * @description The plan's processor control number, when the card shows one; narrows the plan within the BIN.
+         * @example MEDDPRIME
+         */
+        CoveragePcn: string;
+        /**
+         * @description The plan's group number, when the card shows one; narrows the plan within the BIN and PCN.
+         * @example RX1234
+         */
+        CoverageGroupNumber: string;
+        /**
+         * @description The `next_page_token` of the previous page; omit it for the first page.
+         * @example eyJjcmVhdGVkX2F0IjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
+         */
+        SameDayDeliveryNextPageToken: string;
+        /**
+         * @description Only orders in this status.
+         * @example IN_TRANSIT
+         */
+        SameDayDeliveryStatusFilter: components["schemas"]["SameDayDeliveryStatus"];
+        /**
+         * @description The page size, 1 to 1000; default 20.
+         * @example 20
+         */
+        SameDayDeliveryLimit: number;
+        /**
+         * @description The order's `id`, as answered when it was created.
+         * @example sdd4Hq8Lm2Np6Rt0Vx3Zb5Cd
+         */
+        SameDayDeliveryId: components["schemas"]["Token"];
+        /**
+         * @description The copay request's `request_id`.
+         * @example cpr7Fh2Jk5Lm8Nq1Rs4Tv6Wx
+         */
+        CopayRequestId: components["schemas"]["Token"];
+        /**
+         * @description The insurance record's token.
+         * @example ins3Gk7Mp1Qs5Uw9Yb2De6Hj
+         */
+        InsuranceToken: components["schemas"]["Token"];
+        /**
+         * @description The prescriber's token.
+         * @example prb8Kd2Nf6Qh0Tj4Wl7Yn1Bp
+         */
+        PrescriberToken: components["schemas"]["Token"];
+        /**
+         * @description The media file's id, a version-4 UUID.
+         * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+         */
+        MediaId: components["schemas"]["MediaId"];
+        /**
+         * @description The product's National Drug Code: 10 or 11 digits, without dashes or in one of the
+         *     dashed forms 4-4-2, 5-3-2, 5-4-1 or 5-4-2. Designed (the source says only "availability
+         *     by NDC").
+         * @example 00071-0155-23
+         */
+        AvailabilityNdc: string;
+        /**
+         * @description The quantity needed, in the product's dispensing unit; a location is `available` only when it has at least this much. Designed.
+         * @example 30
+         */
+        AvailabilityQuantity: number;
+        /**
+         * @description The patient's ZIP code; orders locations nearest first and fills their `distance_miles`. Designed.
+         * @example 94107
+         */
+        AvailabilityZip: components["schemas"]["Zip"];
+        /**
+         * @description First street line of the address to match. Designed.
+         * @example 2 Mission St
+         */
+        ExternalLocationStreet1: string;
+        /**
+         * @description Second street line (suite, unit) of the address to match. Designed.
+         * @example Suite 100
+         */
+        ExternalLocationStreet2: string;
+        /**
+         * @description City of the address to match. Designed.
+         * @example San Francisco
+         */
+        ExternalLocationCity: string;
+        /**
+         * @description Two-letter state abbreviation of the address to match. Designed.
+         * @example CA
+         */
+        ExternalLocationState: components["schemas"]["StateCode"];
+        /**
+         * @description The ZIP code to look in (a ZIP+4 is reduced to its five digits).
+         * @example 94105
+         */
+        ExternalLocationZip: components["schemas"]["Zip"];
+        /**
+         * @description Only locations of this type. Designed.
+         * @example pharmacy
+         */
+        ExternalLocationTypeFilter: components["schemas"]["ExternalLocationType"];
+        /**
+         * @description The page size, 1 to 100; default 20. Designed.
+         * @example 20
+         */
+        ExternalLocationLimit: number;
+        /**
+         * @description The `next_page_token` of the previous page; omit it for the first page. Designed.
+         * @example eyJvZmZzZXQiOjIwfQ
+         */
+        ExternalLocationNextPageToken: string;
+        /**
+         * @description The external location's `id`.
+         * @example loc5Pz9Rb3Td7Vf1Xh4Zk8Mn
+         */
+        ExternalLocationId: components["schemas"]["Token"];
+        /**
+         * @description The external transfer's `id`.
+         * @example xtr2Cv6Bn0Mq4Ws8Ey1Ru5Ti
+         */
+        ExternalTransferId: components["schemas"]["Token"];
+        /**
+         * @description First street line of the delivery address. Designed (the source says only "address details").
+         * @example 1 Market St
+         */
+        PickupLocationStreet1: string;
+        /**
+         * @description Second street line (suite, unit) of the delivery address. Designed.
+         * @example Apt 4B
+         */
+        PickupLocationStreet2: string;
+        /**
+         * @description City of the delivery address. Designed.
+         * @example San Francisco
+         */
+        PickupLocationCity: string;
+        /**
+         * @description Two-letter state abbreviation of the delivery address. Designed.
+         * @example CA
+         */
+        PickupLocationState: components["schemas"]["StateCode"];
+        /**
+         * @description ZIP code of the delivery address. Designed.
+         * @example 94107
+         */
+        PickupLocationZip: components["schemas"]["Zip"];
+        /**
+         * @description How far from the address to look, in miles, 1 to 50; default 10. Designed.
+         * @example 10
+         */
+        PickupLocationRadiusMiles: number;
+        /**
+         * @description The prescription to place (its product and prescriber decide the candidates).
+         *     Exactly one of `prescription_token` and `prescriber_npi` is required. Designed name
+         *     (the source says "Rx token").
+         * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+         */
+        SpecialtyPharmacyPrescriptionToken: components["schemas"]["Token"];
+        /**
+         * @description The prescriber's 10-digit NPI, for a prescription not yet at this pharmacy (candidates
+         *     are the pharmacies that prescriber's patients are served by). Exactly one of
+         *     `prescription_token` and `prescriber_npi` is required. Designed name (the source says
+         *     "prescriber NPI").
+         * @example 1234567893
+         */
+        SpecialtyPharmacyPrescriberNpi: string;
+        /**
+         * @description The patient's stored insurance record. Exactly one of `insurance_token` and `bin` is
+         *     required. Designed: the source says "insurance token" without naming the parameter.
+         * @example ins3Gk7Mp1Qs5Uw9Yb2De6Hj
+         */
+        SpecialtyPharmacyInsuranceToken: components["schemas"]["Token"];
+        /**
+         * @description The plan's BIN, exactly 6 digits, when no `insurance_token` is sent. Exactly one of
+         *     `insurance_token` and `bin` is required. Designed (the source says "bin"; the pattern
+         *     is the coverage lookup's).
+         * @example 610014
+         */
+        SpecialtyPharmacyBin: string;
+        /**
+         * @description The plan's processor control number; only with `bin`.
+         * @example MEDDPRIME
+         */
+        SpecialtyPharmacyPcn: string;
+        /**
+         * @description The plan's group number; only with `bin`. Designed name: the source says "group"; it
+         *     is named as in the coverage lookup (`group_number`) so both lookups read the same.
+         * @example RX1234
+         */
+        SpecialtyPharmacyGroupNumber: string;
+        /**
+         * @description Filters events by their `timestamp` (seconds since 1970-01-01 00:00:00 UTC). Each value
+         *     is `{operator}:{value}`: `$lt`, `$gt`, `$lte` and `$gte` take an integer; `$eq` takes an
+         *     integer or a string (a string that is not an integer matches no event, since event
+         *     timestamps are integers). Repeat the parameter to give a range; all conditions apply
+         *     together, for example
+         *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions (our
+         *     design). A value without an operator, or with another one, answers `400` with key
+         *     `timestamp`.
+         * @example [
+         *       "$gte:1768435200",
+         *       "$lt:1768521600"
+         *     ]
+         */
+        WebhookTimestampFilter: string[];
+        /**
+         * @description How many events a page holds, 1 to 100. The source gives the maximum of 100; the
+         *     default of 100 is our design.
+         * @example 50
+         */
+        WebhookLimit: number;
+        /**
+         * @description The `next_page_token` of the previous page, to read the following one. Omit it for the
+         *     first page. Send the other query parameters unchanged while paging; a token that is
+         *     malformed or was not issued to this customer answers `400` with key `next`.
+         * @example eyJ0cyI6MTc2ODQ5NjY0NSwiaWQiOjQyfQ
+         */
+        WebhookNext: string;
+        /**
+         * @description Lists only events with this envelope `status`. Events without a status (`NOTIFY_RX` and
+         *     other notify events) never match a status filter.
+         * @example success
+         */
+        WebhookStatusFilter: components["schemas"]["WebhookStatus"];
+        /**
+         * @description The event type to list. Only `notify_rx` is documented as supported: the other values
+         *     name event types the source lists without documenting their listing, and answer `400`
+         *     with key `webhook_type` and message `must be one of [notify_rx]`.
+         * @example notify_rx
+         */
+        WebhookTypePath: components["schemas"]["WebhookType"];
+        /**
+         * @description Lists only the event whose delivery has this id (the `webhook-id` header of its
+         *     deliveries, `delivery_data.webhook_id` in listings), so a receiver can fetch again one
+         *     event it was sent. The source names the parameter for `notify_rx` without describing
+         *     it; matching the delivery id is our design.
+         * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+         */
+        WebhookEventIdFilter: components["schemas"]["WebhookDeliveryId"];
+        /**
+         * @description Lists only the events of the request with this `request_id`. Notify events
+         *     (`NOTIFY_RX`) carry no `request_id`, so with `webhook_type` `notify_rx` this parameter
+         *     matches nothing; it is accepted for symmetry with the other types.
+         * @example rq4Hn8Jk2Lm6Pq0Rs3Tu5Vw7
+         */
+        WebhookRequestIdFilter: components["schemas"]["Token"];
+        /**
+         * @description Only consults of this program (24 hex characters).
+         * @example 65f1c2a9e4b0d3f7a8c91b2e
+         */
+        ConsultProgramId: components["schemas"]["ConsultObjectId"];
+        /**
+         * @description Only consults whose assigned provider's name contains this text (case-insensitive; our design).
+         * @example Gregory House
+         */
+        ConsultProviderName: string;
+        /**
+         * @description Only consults whose patient's name contains this text (case-insensitive; our design).
+         * @example Jane Doe
+         */
+        ConsultPatientName: string;
+        /**
+         * @description Only consults of this patient.
+         * @example p7Xk2mQ9rT4vW8yZ1aB3cD5e
+         */
+        ConsultPatientToken: components["schemas"]["Token"];
+        /**
+         * @description `true`: only consults with a booked appointment; `false`: only consults without one.
+         * @example true
+         */
+        ConsultScheduled: boolean;
+        /**
+         * @description Only consults in this status (the values are our design).
+         * @example scheduled
+         */
+        ConsultStatusFilter: components["schemas"]["ConsultStatus"];
+        /**
+         * @description `true`: only consults bundled with other services of the program; `false`: only stand-alone consults.
+         * @example false
+         */
+        ConsultBundled: boolean;
+        /**
+         * @description Only consults whose appointment starts at or after this instant (ISO 8601 date-time).
+         *     Consults without an appointment never match a date filter.
+         * @example 2026-02-01T00:00:00Z
+         */
+        ConsultAppointmentStartDate: components["schemas"]["Timestamp"];
+        /**
+         * @description Only consults whose appointment starts before this instant (ISO 8601 date-time). When
+         *     both dates are sent, `appointment_end_date` must be later than `appointment_start_date`
+         *     (otherwise `400`).
+         * @example 2026-03-01T00:00:00Z
+         */
+        ConsultAppointmentEndDate: components["schemas"]["Timestamp"];
+        /**
+         * @description How many consults of the sorted set to skip before the page (our bounds). Combines with
+         *     `page_number`: the page starts at `skip + (page_number - 1) × limit`.
+         * @example 0
+         */
+        ConsultSkip: number;
+        /**
+         * @description One-based page number, pages being `limit` consults long (our design). Combines with `skip`.
+         * @example 1
+         */
+        ConsultPageNumber: number;
+        /**
+         * @description Page size (our bounds, as the service's other listings).
+         * @example 20
+         */
+        ConsultLimit: number;
+        /**
+         * @description The field the consults are sorted by (the sortable fields are our design); ties are broken by `id`.
+         * @example appointment_start
+         */
+        ConsultSort: "created_at" | "updated_at" | "appointment_start" | "status" | "patient_name" | "provider_name";
+        /**
+         * @description Sort direction, ascending or descending (default `desc`, newest first; our design).
+         * @example asc
+         */
+        ConsultDirection: "asc" | "desc";
+        /**
+         * @description Start of the window to search (ISO 8601 date-time); must be later than now.
+         * @example 2030-01-15T14:00:00Z
+         */
+        ScheduleStart: components["schemas"]["Timestamp"];
+        /**
+         * @description End of the window to search (ISO 8601 date-time); must be later than `start`, and the
+         *     window may span at most 31 days (our limit, which bounds the answer).
+         * @example 2030-01-16T02:00:00Z
+         */
+        ScheduleEnd: components["schemas"]["Timestamp"];
+        /**
+         * @description The questionnaire (24 hex characters, no prefix) the appointment is for; it decides the
+         *     providers and the default slot length. An unknown questionnaire answers `404`.
+         * @example 65f1c2a9e4b0d3f7a8c91b30
+         */
+        ScheduleQuestionnaire: components["schemas"]["ConsultObjectId"];
+        /**
+         * @description Licensed-state filter, only providers licensed in this state (two upper-case letters).
+         * @example CA
+         */
+        ScheduleState: string;
+        /**
+         * @description Length of each slot in minutes (a positive integer; our bounds 5 to 480). When omitted,
+         *     slots have the questionnaire's default length (our design).
+         * @example 30
+         */
+        ScheduleDuration: number;
+        /**
+         * @description Page size (the source names `limit`; the bounds and default are ours, as the service's other listings).
+         * @example 20
+         */
+        DiagnosticOrdersLimit: number;
+        /**
+         * @description Only orders whose test id compares with the given UUID as the operator says:
+         *     `$lt:`, `$lte:`, `$eq:`, `$gte:` or `$gt:` followed by a version-4 UUID
+         *     (ids are compared as lower-case text). Use `$eq:` to select one test.
+         * @example $eq:3f6c1a2e-8b4d-4c9a-9e2f-7a1b2c3d4e5f
+         */
+        DiagnosticTestIdFilter: string;
+        /**
+         * @description Only orders whose kit id compares with the given UUID as the operator says:
+         *     `$lt:`, `$lte:`, `$eq:`, `$gte:` or `$gt:` followed by a version-4 UUID
+         *     (ids are compared as lower-case text). Use `$eq:` to select one kit.
+         * @example $eq:c2d9a8e1-6f3b-4a7c-8e5d-1b2a3c4d5e6f
+         */
+        DiagnosticKitIdFilter: string;
+        /**
+         * @description Only orders whose `custom_data_1` compares with the given text as the operator says:
+         *     `$lt:`, `$lte:`, `$eq:`, `$gte:` or `$gt:` followed by any UTF-8 text of 1 to
+         *     255 characters (compared as text, code point by code point). Orders without a
+         *     `custom_data_1` never match.
+         * @example $eq:member-48213
+         */
+        DiagnosticCustomData1Filter: string;
+        /**
+         * @description Only orders whose `custom_data_2` compares with the given text as the operator says:
+         *     `$lt:`, `$lte:`, `$eq:`, `$gte:` or `$gt:` followed by any UTF-8 text of 1 to
+         *     255 characters (compared as text, code point by code point). Orders without a
+         *     `custom_data_2` never match.
+         * @example $eq:member-48213
+         */
+        DiagnosticCustomData2Filter: string;
+        /**
+         * @description Only orders whose `custom_data_3` compares with the given text as the operator says:
+         *     `$lt:`, `$lte:`, `$eq:`, `$gte:` or `$gt:` followed by any UTF-8 text of 1 to
+         *     255 characters (compared as text, code point by code point). Orders without a
+         *     `custom_data_3` never match.
+         * @example $eq:member-48213
+         */
+        DiagnosticCustomData3Filter: string;
+        /**
+         * @description Only orders whose test measures at least one of these panels (by panel code; the
+         *     any-of semantics are our design). Repeat the parameter for several panels
+         *     (`panels=lipid_panel&panels=hba1c`); when sent it holds at least one item.
+         * @example [
+         *       "lipid_panel"
+         *     ]
+         */
+        DiagnosticPanelsFilter: components["schemas"]["DiagnosticPanelCode"][];
+        /**
+         * @description The `next_page_token` of the previous page, to read the following one (an opaque
+         *     string; the parameter's camelCase name is the source's).
+         * @example eyJjIjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
+         */
+        DiagnosticPageToken: string;
+        /**
+         * @description The order's id (a version-4 UUID), as answered when the order was created.
+         * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+         */
+        DiagnosticOrderId: components["schemas"]["DiagnosticUuid"];
+        /**
+         * @description The order's id (a version-4 UUID), as answered when the order was created. The source
+         *     spells this path parameter `orderId` here and `order_id` in the kit registration path;
+         *     both name the same id.
+         * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+         */
+        DiagnosticOrderIdCamel: components["schemas"]["DiagnosticUuid"];
+        /**
+         * @description The account's id, as answered by `POST /public/accounts` (an opaque string).
+         * @example acc_9Lm2Qx7Rt4Vw8Yz1
+         */
+        AccountId: components["schemas"]["Token"];
+        /**
+         * @description The delivery's unique id, the same on every retry of the same event: receivers should
+         *     remember the ids they processed and acknowledge a repeated one without processing it
+         *     again. Part of the signed content. (Our design, per the Standard Webhooks
+         *     specification.)
+         * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+         */
+        WebhookIdHeader: components["schemas"]["WebhookDeliveryId"];
+        /**
+         * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+         *     a new timestamp and a new signature). Part of the signed content: receivers should
+         *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+         *     prevent replays. (Our design, per the Standard Webhooks specification.)
+         * @example 1768496646
+         */
+        WebhookTimestampHeader: components["schemas"]["WebhookEpochSeconds"];
+        /**
+         * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+         *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+         *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+         *     byte for byte). While a secret is being rotated, one signature per active secret is
+         *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+         *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+         *     base64 of the key, separately for production and test. (Our design, per the Standard
+         *     Webhooks specification.)
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignatureHeader: string;
     };
     requestBodies: never;
     headers: never;
@@ -802,4 +7363,3035 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    getPrescription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The prescription's `prescription_token`, as carried by its `NOTIFY_RX` event or the patient's prescription list.
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                token: components["parameters"]["PrescriptionToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prescription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrescriptionRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PrescriptionNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listTransferRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Each page holds at most 50 transfer requests, earliest created
+                 *     first; a page beyond the end is an empty array. The upper bound is designed.
+                 * @example 0
+                 */
+                page?: components["parameters"]["TransferPage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of transfer requests (possibly empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferRequestList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createTransferRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRequestCreate"];
+                "application/x-www-form-urlencoded": components["schemas"]["TransferRequestCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. The transfer request was accepted and is `pending`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferRequestReceipt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PatientNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getTransferRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transfer request's `transfer_token`, as answered by its receipt (the `url_token` of the list).
+                 * @example tr4Hj6Kl8Zx0Cv2Bn4Mq6Wp8
+                 */
+                token: components["parameters"]["TransferToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transfer request, as a one-item array. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferRequestRecords"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["TransferNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createDirectTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectTransferCreate"];
+                "application/x-www-form-urlencoded": components["schemas"]["DirectTransferCreate"];
+            };
+        };
+        responses: {
+            /**
+             * @description Created. The direct transfer was received and is `pending`. The source gives no
+             *     status code for this answer; `201` is our choice, as for the other creates.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectTransferReceipt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PatientNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDirectTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The direct transfer's token, the `direct_transfer_id` answered by its receipt.
+                 * @example dt3Fg5Hj7Kl9Zx1Cv3Bn5Mq7
+                 */
+                direct_transfer_token: components["parameters"]["DirectTransferToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The direct transfer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectTransfer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["DirectTransferNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createFillRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FillRequestCreate"];
+                "application/x-www-form-urlencoded": components["schemas"]["FillRequestCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. The fill request was received; its processing is reported by events. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FillRequestReceipt"];
+                };
+            };
+            400: components["responses"]["FillRequestBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PatientNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getFillRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The fill request's token, the `request_id` answered when it was submitted.
+                 * @example fr3Hj6Kl9Zx2Cv5Bn8Mq1Wt4
+                 */
+                url_token: components["parameters"]["FillRequestUrlToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fill request as submitted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FillRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["FillRequestNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listFillRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filters by creation time with an operator and an ISO 8601 date or date-time:
+                 *     `{operator}:{value}`, the operator one of `$lt`, `$gt`, `$lte`, `$gte` and `$eq`
+                 *     (for example `$gte:2026-01-01T00:00:00Z`). A date without a time means midnight UTC. The
+                 *     date-time operand is our design, following the query syntax of the webhook events
+                 *     listing.
+                 * @example $gte:2026-01-01T00:00:00Z
+                 */
+                created_at?: components["parameters"]["FillRequestCreatedAt"];
+                /**
+                 * @description Page size, at most 100. Defaults to 20 (the default is our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["FillRequestLimit"];
+                /**
+                 * @description The `next_page_token` of the previous page; omit for the first page. Opaque.
+                 * @example eyJjcmVhdGVkX2F0IjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
+                 */
+                next?: components["parameters"]["FillRequestNext"];
+                /**
+                 * @description Only fill requests whose `metadata` equals this value exactly.
+                 * @example order-10045
+                 */
+                metadata?: components["parameters"]["FillRequestMetadata"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of fill requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FillRequestList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's token (`order_token` of the `ORDER` event and of the fill request list).
+                 * @example or5Gh8Jk1Lz4Xc7Vb0Nm3Qw6
+                 */
+                token: components["parameters"]["OrderToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["OrderUnauthorized"];
+            404: components["responses"]["OrderNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getScheduledFillRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The scheduled fill request's id (a GUID). Send exactly one of `id` and
+                 *     `original_fill_request_token`.
+                 * @example 6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                id?: components["parameters"]["ScheduledFillRequestId"];
+                /**
+                 * @description The `request_id` of the fill request that was held because it was submitted too soon.
+                 *     Send exactly one of `id` and `original_fill_request_token`.
+                 * @example fr3Hj6Kl9Zx2Cv5Bn8Mq1Wt4
+                 */
+                original_fill_request_token?: components["parameters"]["ScheduledFillRequestOriginalToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scheduled fill request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledFillRequest"];
+                };
+            };
+            400: components["responses"]["ScheduledFillRequestBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ScheduledFillRequestNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    rescheduleFillRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduledFillRequestReschedule"];
+                "application/x-www-form-urlencoded": components["schemas"]["ScheduledFillRequestReschedule"];
+            };
+        };
+        responses: {
+            /** @description The rescheduled fill request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledFillRequest"];
+                };
+            };
+            400: components["responses"]["ScheduledFillRequestBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["FillRequestNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listScheduledActions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100; 20 when not sent.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ScheduledActionLimit"];
+                /**
+                 * @description The `nextPageToken` of the previous page (the base64 encoding of the creation-date
+                 *     cursor); omit for the first page. Treat it as opaque.
+                 * @example MjAyNi0wMS0xNVQxNzowNDowNS4wMDBa
+                 */
+                nextPageToken?: components["parameters"]["ScheduledActionNextPageToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of scheduled actions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledActionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listAutoRefills: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100; 20 when not sent (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["AutoRefillLimit"];
+                /**
+                 * @description The `next_page_token` of the previous page; omit for the first page. Opaque (our design).
+                 * @example eyJjcmVhdGVkX2F0IjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
+                 */
+                next?: components["parameters"]["AutoRefillNext"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of active subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRefillList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getAutoRefill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the prescription the subscription refills.
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                prescription_token: components["parameters"]["AutoRefillPrescriptionToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRefillSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AutoRefillNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createAutoRefill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the prescription the subscription refills.
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                prescription_token: components["parameters"]["AutoRefillPrescriptionToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutoRefillCreate"];
+                "application/x-www-form-urlencoded": components["schemas"]["AutoRefillCreate"];
+            };
+        };
+        responses: {
+            /** @description The new, active subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRefillSubscription"];
+                };
+            };
+            400: components["responses"]["AutoRefillBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PrescriptionNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    cancelAutoRefill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the prescription the subscription refills.
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                prescription_token: components["parameters"]["AutoRefillPrescriptionToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRefillSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AutoRefillNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPharmacyCoverage: {
+        parameters: {
+            query: {
+                /**
+                 * @description The state the order ships to, as its two-letter abbreviation (exactly 2 characters).
+                 *     Required (designed: the source does not say which parameters are required; no
+                 *     location can be chosen without the destination state).
+                 * @example NV
+                 */
+                ship_to_state: components["parameters"]["CoverageShipToState"];
+                /**
+                 * @description The plan's BIN (bank identification number), exactly 6 digits. Required (designed:
+                 *     network membership is decided per BIN).
+                 * @example 610014
+                 */
+                bin: components["parameters"]["CoverageBin"];
+                /**
+                 * @description The plan's processor control number, when the card shows one; narrows the plan within the BIN.
+                 * @example MEDDPRIME
+                 */
+                pcn?: components["parameters"]["CoveragePcn"];
+                /**
+                 * @description The plan's group number, when the card shows one; narrows the plan within the BIN and PCN.
+                 * @example RX1234
+                 */
+                group_number?: components["parameters"]["CoverageGroupNumber"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The best suitable pharmacy location (designed shape). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoveragePharmacy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CoverageForbidden"];
+            404: components["responses"]["CoverageNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listSameDayDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `next_page_token` of the previous page; omit it for the first page.
+                 * @example eyJjcmVhdGVkX2F0IjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
+                 */
+                next_page_token?: components["parameters"]["SameDayDeliveryNextPageToken"];
+                /**
+                 * @description Only orders in this status.
+                 * @example IN_TRANSIT
+                 */
+                status?: components["parameters"]["SameDayDeliveryStatusFilter"];
+                /**
+                 * @description The page size, 1 to 1000; default 20.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["SameDayDeliveryLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SameDayDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createSameDayDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SameDayDeliveryCreate"];
+                "application/x-www-form-urlencoded": components["schemas"]["SameDayDeliveryCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the new order, `PENDING`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SameDayDelivery"];
+                };
+            };
+            400: components["responses"]["SameDayDeliveryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SameDayDeliveryReferenceNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSameDayDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's `id`, as answered when it was created.
+                 * @example sdd4Hq8Lm2Np6Rt0Vx3Zb5Cd
+                 */
+                id: components["parameters"]["SameDayDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SameDayDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SameDayDeliveryNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCopayRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The copay request's `request_id`.
+                 * @example cpr7Fh2Jk5Lm8Nq1Rs4Tv6Wx
+                 */
+                request_id: components["parameters"]["CopayRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copay request, final or still being adjudicated. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CopayRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["CopayRequestNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getInsurance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The insurance record's token.
+                 * @example ins3Gk7Mp1Qs5Uw9Yb2De6Hj
+                 */
+                insurance_token: components["parameters"]["InsuranceToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The insurance record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insurance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["InsuranceNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPrescriber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The prescriber's token.
+                 * @example prb8Kd2Nf6Qh0Tj4Wl7Yn1Bp
+                 */
+                prescriber_token: components["parameters"]["PrescriberToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prescriber. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prescriber"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PrescriberNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["MediaFile"];
+                    "image/jpeg": components["schemas"]["MediaFile"];
+                    "application/pdf": components["schemas"]["MediaFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["MediaNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMediaSignedUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A signed address of the file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaSignedUrl"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["MediaNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getAvailability: {
+        parameters: {
+            query: {
+                /**
+                 * @description The product's National Drug Code: 10 or 11 digits, without dashes or in one of the
+                 *     dashed forms 4-4-2, 5-3-2, 5-4-1 or 5-4-2. Designed (the source says only "availability
+                 *     by NDC").
+                 * @example 00071-0155-23
+                 */
+                ndc: components["parameters"]["AvailabilityNdc"];
+                /**
+                 * @description The quantity needed, in the product's dispensing unit; a location is `available` only when it has at least this much. Designed.
+                 * @example 30
+                 */
+                quantity?: components["parameters"]["AvailabilityQuantity"];
+                /**
+                 * @description The patient's ZIP code; orders locations nearest first and fills their `distance_miles`. Designed.
+                 * @example 94107
+                 */
+                zip?: components["parameters"]["AvailabilityZip"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product's availability. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Availability"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    matchExternalLocation: {
+        parameters: {
+            query: {
+                /**
+                 * @description First street line of the address to match. Designed.
+                 * @example 2 Mission St
+                 */
+                street1?: components["parameters"]["ExternalLocationStreet1"];
+                /**
+                 * @description Second street line (suite, unit) of the address to match. Designed.
+                 * @example Suite 100
+                 */
+                street2?: components["parameters"]["ExternalLocationStreet2"];
+                /**
+                 * @description City of the address to match. Designed.
+                 * @example San Francisco
+                 */
+                city?: components["parameters"]["ExternalLocationCity"];
+                /**
+                 * @description Two-letter state abbreviation of the address to match. Designed.
+                 * @example CA
+                 */
+                state?: components["parameters"]["ExternalLocationState"];
+                /**
+                 * @description The ZIP code to look in (a ZIP+4 is reduced to its five digits).
+                 * @example 94105
+                 */
+                zip: components["parameters"]["ExternalLocationZip"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The match, or an indication that none exists yet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalLocationMatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    matchExternalLocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExternalLocationMatchRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ExternalLocationMatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Each reference mapped to its match. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalLocationMatchMap"];
+                };
+            };
+            400: components["responses"]["ExternalLocationMatchBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listExternalLocations: {
+        parameters: {
+            query: {
+                /**
+                 * @description The ZIP code to look in (a ZIP+4 is reduced to its five digits).
+                 * @example 94105
+                 */
+                zip: components["parameters"]["ExternalLocationZip"];
+                /**
+                 * @description Only locations of this type. Designed.
+                 * @example pharmacy
+                 */
+                type?: components["parameters"]["ExternalLocationTypeFilter"];
+                /**
+                 * @description The page size, 1 to 100; default 20. Designed.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ExternalLocationLimit"];
+                /**
+                 * @description The `next_page_token` of the previous page; omit it for the first page. Designed.
+                 * @example eyJvZmZzZXQiOjIwfQ
+                 */
+                next_page_token?: components["parameters"]["ExternalLocationNextPageToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of external locations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalLocationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getExternalLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The external location's `id`.
+                 * @example loc5Pz9Rb3Td7Vf1Xh4Zk8Mn
+                 */
+                id: components["parameters"]["ExternalLocationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The external location. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalLocation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ExternalLocationNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getExternalTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The external transfer's `id`.
+                 * @example xtr2Cv6Bn0Mq4Ws8Ey1Ru5Ti
+                 */
+                id: components["parameters"]["ExternalTransferId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The external transfer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalTransfer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ExternalTransferNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listNearbySameDayPickupLocations: {
+        parameters: {
+            query: {
+                /**
+                 * @description First street line of the delivery address. Designed (the source says only "address details").
+                 * @example 1 Market St
+                 */
+                street1: components["parameters"]["PickupLocationStreet1"];
+                /**
+                 * @description Second street line (suite, unit) of the delivery address. Designed.
+                 * @example Apt 4B
+                 */
+                street2?: components["parameters"]["PickupLocationStreet2"];
+                /**
+                 * @description City of the delivery address. Designed.
+                 * @example San Francisco
+                 */
+                city: components["parameters"]["PickupLocationCity"];
+                /**
+                 * @description Two-letter state abbreviation of the delivery address. Designed.
+                 * @example CA
+                 */
+                state: components["parameters"]["PickupLocationState"];
+                /**
+                 * @description ZIP code of the delivery address. Designed.
+                 * @example 94107
+                 */
+                zip: components["parameters"]["PickupLocationZip"];
+                /**
+                 * @description How far from the address to look, in miles, 1 to 50; default 10. Designed.
+                 * @example 10
+                 */
+                radius_miles?: components["parameters"]["PickupLocationRadiusMiles"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nearby pickup locations, nearest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupLocationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listSpecialtyPharmacies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The prescription to place (its product and prescriber decide the candidates).
+                 *     Exactly one of `prescription_token` and `prescriber_npi` is required. Designed name
+                 *     (the source says "Rx token").
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                prescription_token?: components["parameters"]["SpecialtyPharmacyPrescriptionToken"];
+                /**
+                 * @description The prescriber's 10-digit NPI, for a prescription not yet at this pharmacy (candidates
+                 *     are the pharmacies that prescriber's patients are served by). Exactly one of
+                 *     `prescription_token` and `prescriber_npi` is required. Designed name (the source says
+                 *     "prescriber NPI").
+                 * @example 1234567893
+                 */
+                prescriber_npi?: components["parameters"]["SpecialtyPharmacyPrescriberNpi"];
+                /**
+                 * @description The patient's stored insurance record. Exactly one of `insurance_token` and `bin` is
+                 *     required. Designed: the source says "insurance token" without naming the parameter.
+                 * @example ins3Gk7Mp1Qs5Uw9Yb2De6Hj
+                 */
+                insurance_token?: components["parameters"]["SpecialtyPharmacyInsuranceToken"];
+                /**
+                 * @description The plan's BIN, exactly 6 digits, when no `insurance_token` is sent. Exactly one of
+                 *     `insurance_token` and `bin` is required. Designed (the source says "bin"; the pattern
+                 *     is the coverage lookup's).
+                 * @example 610014
+                 */
+                bin?: components["parameters"]["SpecialtyPharmacyBin"];
+                /**
+                 * @description The plan's processor control number; only with `bin`.
+                 * @example MEDDPRIME
+                 */
+                pcn?: components["parameters"]["SpecialtyPharmacyPcn"];
+                /**
+                 * @description The plan's group number; only with `bin`. Designed name: the source says "group"; it
+                 *     is named as in the coverage lookup (`group_number`) so both lookups read the same.
+                 * @example RX1234
+                 */
+                group_number?: components["parameters"]["SpecialtyPharmacyGroupNumber"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The specialty pharmacies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialtyPharmacyList"];
+                };
+            };
+            400: components["responses"]["SpecialtyPharmacyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SpecialtyPharmacyReferenceNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listWebhookEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filters events by their `timestamp` (seconds since 1970-01-01 00:00:00 UTC). Each value
+                 *     is `{operator}:{value}`: `$lt`, `$gt`, `$lte` and `$gte` take an integer; `$eq` takes an
+                 *     integer or a string (a string that is not an integer matches no event, since event
+                 *     timestamps are integers). Repeat the parameter to give a range; all conditions apply
+                 *     together, for example
+                 *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions (our
+                 *     design). A value without an operator, or with another one, answers `400` with key
+                 *     `timestamp`.
+                 * @example [
+                 *       "$gte:1768435200",
+                 *       "$lt:1768521600"
+                 *     ]
+                 */
+                timestamp?: components["parameters"]["WebhookTimestampFilter"];
+                /**
+                 * @description How many events a page holds, 1 to 100. The source gives the maximum of 100; the
+                 *     default of 100 is our design.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["WebhookLimit"];
+                /**
+                 * @description The `next_page_token` of the previous page, to read the following one. Omit it for the
+                 *     first page. Send the other query parameters unchanged while paging; a token that is
+                 *     malformed or was not issued to this customer answers `400` with key `next`.
+                 * @example eyJ0cyI6MTc2ODQ5NjY0NSwiaWQiOjQyfQ
+                 */
+                next?: components["parameters"]["WebhookNext"];
+                /**
+                 * @description Lists only events with this envelope `status`. Events without a status (`NOTIFY_RX` and
+                 *     other notify events) never match a status filter.
+                 * @example success
+                 */
+                status?: components["parameters"]["WebhookStatusFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, in ascending time order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventList"];
+                };
+            };
+            400: components["responses"]["WebhookEventsBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listWebhookEventsByType: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Lists only the event whose delivery has this id (the `webhook-id` header of its
+                 *     deliveries, `delivery_data.webhook_id` in listings), so a receiver can fetch again one
+                 *     event it was sent. The source names the parameter for `notify_rx` without describing
+                 *     it; matching the delivery id is our design.
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                id?: components["parameters"]["WebhookEventIdFilter"];
+                /**
+                 * @description Filters events by their `timestamp` (seconds since 1970-01-01 00:00:00 UTC). Each value
+                 *     is `{operator}:{value}`: `$lt`, `$gt`, `$lte` and `$gte` take an integer; `$eq` takes an
+                 *     integer or a string (a string that is not an integer matches no event, since event
+                 *     timestamps are integers). Repeat the parameter to give a range; all conditions apply
+                 *     together, for example
+                 *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions (our
+                 *     design). A value without an operator, or with another one, answers `400` with key
+                 *     `timestamp`.
+                 * @example [
+                 *       "$gte:1768435200",
+                 *       "$lt:1768521600"
+                 *     ]
+                 */
+                timestamp?: components["parameters"]["WebhookTimestampFilter"];
+                /**
+                 * @description How many events a page holds, 1 to 100. The source gives the maximum of 100; the
+                 *     default of 100 is our design.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["WebhookLimit"];
+                /**
+                 * @description The `next_page_token` of the previous page, to read the following one. Omit it for the
+                 *     first page. Send the other query parameters unchanged while paging; a token that is
+                 *     malformed or was not issued to this customer answers `400` with key `next`.
+                 * @example eyJ0cyI6MTc2ODQ5NjY0NSwiaWQiOjQyfQ
+                 */
+                next?: components["parameters"]["WebhookNext"];
+                /**
+                 * @description Lists only events with this envelope `status`. Events without a status (`NOTIFY_RX` and
+                 *     other notify events) never match a status filter.
+                 * @example success
+                 */
+                status?: components["parameters"]["WebhookStatusFilter"];
+                /**
+                 * @description Lists only the events of the request with this `request_id`. Notify events
+                 *     (`NOTIFY_RX`) carry no `request_id`, so with `webhook_type` `notify_rx` this parameter
+                 *     matches nothing; it is accepted for symmetry with the other types.
+                 * @example rq4Hn8Jk2Lm6Pq0Rs3Tu5Vw7
+                 */
+                request_id?: components["parameters"]["WebhookRequestIdFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The event type to list. Only `notify_rx` is documented as supported: the other values
+                 *     name event types the source lists without documenting their listing, and answer `400`
+                 *     with key `webhook_type` and message `must be one of [notify_rx]`.
+                 * @example notify_rx
+                 */
+                webhook_type: components["parameters"]["WebhookTypePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events of the type, in ascending time order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventList"];
+                };
+            };
+            400: components["responses"]["WebhookEventsBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listConsults: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only consults of this program (24 hex characters).
+                 * @example 65f1c2a9e4b0d3f7a8c91b2e
+                 */
+                program_id?: components["parameters"]["ConsultProgramId"];
+                /**
+                 * @description Only consults whose assigned provider's name contains this text (case-insensitive; our design).
+                 * @example Gregory House
+                 */
+                provider_name?: components["parameters"]["ConsultProviderName"];
+                /**
+                 * @description Only consults whose patient's name contains this text (case-insensitive; our design).
+                 * @example Jane Doe
+                 */
+                patient_name?: components["parameters"]["ConsultPatientName"];
+                /**
+                 * @description Only consults of this patient.
+                 * @example p7Xk2mQ9rT4vW8yZ1aB3cD5e
+                 */
+                patient_token?: components["parameters"]["ConsultPatientToken"];
+                /**
+                 * @description `true`: only consults with a booked appointment; `false`: only consults without one.
+                 * @example true
+                 */
+                scheduled?: components["parameters"]["ConsultScheduled"];
+                /**
+                 * @description Only consults in this status (the values are our design).
+                 * @example scheduled
+                 */
+                status?: components["parameters"]["ConsultStatusFilter"];
+                /**
+                 * @description `true`: only consults bundled with other services of the program; `false`: only stand-alone consults.
+                 * @example false
+                 */
+                bundled?: components["parameters"]["ConsultBundled"];
+                /**
+                 * @description Only consults whose appointment starts at or after this instant (ISO 8601 date-time).
+                 *     Consults without an appointment never match a date filter.
+                 * @example 2026-02-01T00:00:00Z
+                 */
+                appointment_start_date?: components["parameters"]["ConsultAppointmentStartDate"];
+                /**
+                 * @description Only consults whose appointment starts before this instant (ISO 8601 date-time). When
+                 *     both dates are sent, `appointment_end_date` must be later than `appointment_start_date`
+                 *     (otherwise `400`).
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                appointment_end_date?: components["parameters"]["ConsultAppointmentEndDate"];
+                /**
+                 * @description How many consults of the sorted set to skip before the page (our bounds). Combines with
+                 *     `page_number`: the page starts at `skip + (page_number - 1) × limit`.
+                 * @example 0
+                 */
+                skip?: components["parameters"]["ConsultSkip"];
+                /**
+                 * @description One-based page number, pages being `limit` consults long (our design). Combines with `skip`.
+                 * @example 1
+                 */
+                page_number?: components["parameters"]["ConsultPageNumber"];
+                /**
+                 * @description Page size (our bounds, as the service's other listings).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ConsultLimit"];
+                /**
+                 * @description The field the consults are sorted by (the sortable fields are our design); ties are broken by `id`.
+                 * @example appointment_start
+                 */
+                sort?: components["parameters"]["ConsultSort"];
+                /**
+                 * @description Sort direction, ascending or descending (default `desc`, newest first; our design).
+                 * @example asc
+                 */
+                direction?: components["parameters"]["ConsultDirection"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of matching consults, with the total count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsultList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listScheduleSlots: {
+        parameters: {
+            query: {
+                /**
+                 * @description Start of the window to search (ISO 8601 date-time); must be later than now.
+                 * @example 2030-01-15T14:00:00Z
+                 */
+                start: components["parameters"]["ScheduleStart"];
+                /**
+                 * @description End of the window to search (ISO 8601 date-time); must be later than `start`, and the
+                 *     window may span at most 31 days (our limit, which bounds the answer).
+                 * @example 2030-01-16T02:00:00Z
+                 */
+                end: components["parameters"]["ScheduleEnd"];
+                /**
+                 * @description The questionnaire (24 hex characters, no prefix) the appointment is for; it decides the
+                 *     providers and the default slot length. An unknown questionnaire answers `404`.
+                 * @example 65f1c2a9e4b0d3f7a8c91b30
+                 */
+                questionnaire: components["parameters"]["ScheduleQuestionnaire"];
+                /**
+                 * @description Licensed-state filter, only providers licensed in this state (two upper-case letters).
+                 * @example CA
+                 */
+                state: components["parameters"]["ScheduleState"];
+                /**
+                 * @description Length of each slot in minutes (a positive integer; our bounds 5 to 480). When omitted,
+                 *     slots have the questionnaire's default length (our design).
+                 * @example 30
+                 */
+                duration?: components["parameters"]["ScheduleDuration"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open slots in the window, earliest first (possibly none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleSlotList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            404: components["responses"]["ScheduleNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listDiagnosticKits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's kits (at least one). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticKitList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            404: components["responses"]["DiagnosticKitsNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listDiagnosticTests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's tests (possibly none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticTestList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listDiagnosticOrders: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size (the source names `limit`; the bounds and default are ours, as the service's other listings).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["DiagnosticOrdersLimit"];
+                /**
+                 * @description Only orders whose test id compares with the given UUID as the operator says:
+                 *     `$lt:`, `$lte:`, `$eq:`, `$gte:` or `$gt:` followed by a version-4 UUID
+                 *     (ids are compared as lower-case text). Use `$eq:` to select one test.
+                 * @example $eq:3f6c1a2e-8b4d-4c9a-9e2f-7a1b2c3d4e5f
+                 */
+                test_id?: components["parameters"]["DiagnosticTestIdFilter"];
+                /**
+                 * @description Only orders whose kit id compares with the given UUID as the operator says:
+                 *     `$lt:`, `$lte:`, `$eq:`, `$gte:` or `$gt:` followed by a version-4 UUID
+                 *     (ids are compared as lower-case text). Use `$eq:` to select one kit.
+                 * @example $eq:c2d9a8e1-6f3b-4a7c-8e5d-1b2a3c4d5e6f
+                 */
+                kit_id?: components["parameters"]["DiagnosticKitIdFilter"];
+                /**
+                 * @description Only orders whose `custom_data_1` compares with the given text as the operator says:
+                 *     `$lt:`, `$lte:`, `$eq:`, `$gte:` or `$gt:` followed by any UTF-8 text of 1 to
+                 *     255 characters (compared as text, code point by code point). Orders without a
+                 *     `custom_data_1` never match.
+                 * @example $eq:member-48213
+                 */
+                custom_data_1?: components["parameters"]["DiagnosticCustomData1Filter"];
+                /**
+                 * @description Only orders whose `custom_data_2` compares with the given text as the operator says:
+                 *     `$lt:`, `$lte:`, `$eq:`, `$gte:` or `$gt:` followed by any UTF-8 text of 1 to
+                 *     255 characters (compared as text, code point by code point). Orders without a
+                 *     `custom_data_2` never match.
+                 * @example $eq:member-48213
+                 */
+                custom_data_2?: components["parameters"]["DiagnosticCustomData2Filter"];
+                /**
+                 * @description Only orders whose `custom_data_3` compares with the given text as the operator says:
+                 *     `$lt:`, `$lte:`, `$eq:`, `$gte:` or `$gt:` followed by any UTF-8 text of 1 to
+                 *     255 characters (compared as text, code point by code point). Orders without a
+                 *     `custom_data_3` never match.
+                 * @example $eq:member-48213
+                 */
+                custom_data_3?: components["parameters"]["DiagnosticCustomData3Filter"];
+                /**
+                 * @description Only orders whose test measures at least one of these panels (by panel code; the
+                 *     any-of semantics are our design). Repeat the parameter for several panels
+                 *     (`panels=lipid_panel&panels=hba1c`); when sent it holds at least one item.
+                 * @example [
+                 *       "lipid_panel"
+                 *     ]
+                 */
+                panels?: components["parameters"]["DiagnosticPanelsFilter"];
+                /**
+                 * @description The `next_page_token` of the previous page, to read the following one (an opaque
+                 *     string; the parameter's camelCase name is the source's).
+                 * @example eyJjIjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
+                 */
+                pageToken?: components["parameters"]["DiagnosticPageToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of matching orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticOrderList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createDiagnosticOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticOrderCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the new order (status `ORDER_SUCCESS`, no kit serial until the kit ships). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    registerKitSerial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                order_id: components["parameters"]["DiagnosticOrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KitSerialRegistration"];
+            };
+        };
+        responses: {
+            /** @description The order, with `kit_serial` set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            404: components["responses"]["DiagnosticOrderNotFound"];
+            409: components["responses"]["KitAlreadyRegistered"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    registerDiagnosticOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticOrderRegistration"];
+            };
+        };
+        responses: {
+            /** @description Created; the new order with its kit registered. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            409: components["responses"]["KitAlreadyRegistered"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDiagnosticOrderResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created. The source
+                 *     spells this path parameter `orderId` here and `order_id` in the kit registration path;
+                 *     both name the same id.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                orderId: components["parameters"]["DiagnosticOrderIdCamel"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order's results (empty `panels` until results are available). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticOrderResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            404: components["responses"]["DiagnosticOrderNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the new account's id. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    createAccountConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id, as answered by `POST /public/accounts` (an opaque string).
+                 * @example acc_9Lm2Qx7Rt4Vw8Yz1
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountConsentCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the recorded consent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountConsent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            404: components["responses"]["AccountNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id, as answered by `POST /public/accounts` (an opaque string).
+                 * @example acc_9Lm2Qx7Rt4Vw8Yz1
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformUnauthorized"];
+            404: components["responses"]["AccountNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccessTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The issued bearer token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidClient"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    notifyRxEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `NOTIFY_RX` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotifyRxEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `TRANSFER` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferContactEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `TRANSFER_CONTACT` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferContactEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    directTransferEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIRECT_TRANSFER` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectTransferEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `ORDER` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    shipmentEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `SHIPMENT` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShipmentEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    diagnosticsOrderSuccessEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIAGNOSTICS_ORDER_SUCCESS` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticsOrderSuccessEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    diagnosticsOrderShippedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIAGNOSTICS_ORDER_SHIPPED` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticsOrderShippedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    diagnosticsOrderInTransitEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIAGNOSTICS_ORDER_IN_TRANSIT` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticsOrderInTransitEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    diagnosticsOrderDeliveredToPatientEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticsOrderDeliveredToPatientEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    diagnosticsOrderShippedToLabEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIAGNOSTICS_ORDER_SHIPPED_TO_LAB` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticsOrderShippedToLabEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    diagnosticsOrderInTransitToLabEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticsOrderInTransitToLabEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    diagnosticsOrderDeliveredToLabEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIAGNOSTICS_ORDER_DELIVERED_TO_LAB` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticsOrderDeliveredToLabEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    diagnosticsLabAccessedKitEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIAGNOSTICS_LAB_ACCESSED_KIT` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticsLabAccessedKitEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    diagnosticsResultsAvailableEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIAGNOSTICS_RESULTS_AVAILABLE` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticsResultsAvailableEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    fileEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `FILE` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    consultEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `CONSULT` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsultEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    consultTaskEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `CONSULT_TASK` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsultTaskEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contactEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `CONTACT` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferOutEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `TRANSFER_OUT` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferOutEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    visitEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `VISIT` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VisitEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

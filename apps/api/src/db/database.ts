@@ -14,6 +14,37 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+type LibsqlDatabase = InstanceType<typeof Sqlite>;
+type LibsqlStatement = ReturnType<LibsqlDatabase['prepare']>;
+
+/**
+ * Kysely prepares every query it runs; preparing costs more than running a point lookup,
+ * so statements are kept per SQL text (Kysely's SQL is parameterized, so the set is small).
+ */
+class StatementCache {
+  private readonly statements = new Map<string, LibsqlStatement>();
+
+  constructor(
+    private readonly sqlite: LibsqlDatabase,
+    private readonly maxStatements = 1000,
+  ) {}
+
+  prepare(sql: string): LibsqlStatement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.sqlite.prepare(sql);
+      if (this.statements.size >= this.maxStatements) this.statements.clear();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.sqlite.close();
+  }
+}
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
@@ -36,6 +67,6 @@ export function openDatabase(url: string): DatabaseHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite as never }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new StatementCache(sqlite) as never }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

@@ -2,19 +2,117 @@
 import type { operations } from '@pharmacy/contract';
 import type { OperationInput, OperationOutput, RequestContext } from '../http/operation-types.js';
 
-export type OperationId = 'createPatient' | 'findPatient' | 'getOpenApiDocument' | 'getPatient' | 'listPatientPrescriptions' | 'updatePatient';
+export type OperationId = 'cancelAutoRefill' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getCopayRequest' | 'getDiagnosticOrderResults' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'listAutoRefills' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'registerDiagnosticOrder' | 'registerKitSerial' | 'rescheduleFillRequest' | 'updatePatient';
 
 export interface Handlers {
+  /** DELETE /v1/auto-refill/{prescription_token}: Cancel an auto-refill subscription */
+  cancelAutoRefill(input: OperationInput<operations['cancelAutoRefill']>, ctx: RequestContext): Promise<OperationOutput<operations['cancelAutoRefill']>>;
+  /** POST /oauth/token: Exchange client credentials for an access token */
+  createAccessToken(input: OperationInput<operations['createAccessToken']>, ctx: RequestContext): Promise<OperationOutput<operations['createAccessToken']>>;
+  /** POST /public/accounts: Create an account */
+  createAccount(input: OperationInput<operations['createAccount']>, ctx: RequestContext): Promise<OperationOutput<operations['createAccount']>>;
+  /** POST /accounts/{accountId}/consents: Register a consent */
+  createAccountConsent(input: OperationInput<operations['createAccountConsent']>, ctx: RequestContext): Promise<OperationOutput<operations['createAccountConsent']>>;
+  /** POST /v1/auto-refill/{prescription_token}: Subscribe a prescription to auto-refill */
+  createAutoRefill(input: OperationInput<operations['createAutoRefill']>, ctx: RequestContext): Promise<OperationOutput<operations['createAutoRefill']>>;
+  /** POST /diagnostics/v0/orders: Order a lab test kit */
+  createDiagnosticOrder(input: OperationInput<operations['createDiagnosticOrder']>, ctx: RequestContext): Promise<OperationOutput<operations['createDiagnosticOrder']>>;
+  /** POST /v1/direct_transfer: Submit a direct transfer */
+  createDirectTransfer(input: OperationInput<operations['createDirectTransfer']>, ctx: RequestContext): Promise<OperationOutput<operations['createDirectTransfer']>>;
+  /** POST /v1/fill_request: Submit a fill request */
+  createFillRequest(input: OperationInput<operations['createFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['createFillRequest']>>;
   /** PUT /v1/patient: Create a patient */
   createPatient(input: OperationInput<operations['createPatient']>, ctx: RequestContext): Promise<OperationOutput<operations['createPatient']>>;
+  /** POST /v1/same_day_delivery: Create a same-day delivery order */
+  createSameDayDelivery(input: OperationInput<operations['createSameDayDelivery']>, ctx: RequestContext): Promise<OperationOutput<operations['createSameDayDelivery']>>;
+  /** POST /v1/transfer_request: Request a transfer */
+  createTransferRequest(input: OperationInput<operations['createTransferRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['createTransferRequest']>>;
+  /** DELETE /accounts/{accountId}: Delete an account */
+  deleteAccount(input: OperationInput<operations['deleteAccount']>, ctx: RequestContext): Promise<OperationOutput<operations['deleteAccount']>>;
   /** GET /v1/patient: Find a patient */
   findPatient(input: OperationInput<operations['findPatient']>, ctx: RequestContext): Promise<OperationOutput<operations['findPatient']>>;
+  /** GET /v1/auto-refill/{prescription_token}: Get an auto-refill subscription */
+  getAutoRefill(input: OperationInput<operations['getAutoRefill']>, ctx: RequestContext): Promise<OperationOutput<operations['getAutoRefill']>>;
+  /** GET /v1/availability: Check availability by NDC */
+  getAvailability(input: OperationInput<operations['getAvailability']>, ctx: RequestContext): Promise<OperationOutput<operations['getAvailability']>>;
+  /** GET /v1/copay_request/{request_id}: Get a copay request */
+  getCopayRequest(input: OperationInput<operations['getCopayRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['getCopayRequest']>>;
+  /** GET /v0/orders/{orderId}/results: Get lab results of an order */
+  getDiagnosticOrderResults(input: OperationInput<operations['getDiagnosticOrderResults']>, ctx: RequestContext): Promise<OperationOutput<operations['getDiagnosticOrderResults']>>;
+  /** GET /v1/direct_transfer/{direct_transfer_token}: Get a direct transfer */
+  getDirectTransfer(input: OperationInput<operations['getDirectTransfer']>, ctx: RequestContext): Promise<OperationOutput<operations['getDirectTransfer']>>;
+  /** GET /v1/external_locations/{id}: Get an external location */
+  getExternalLocation(input: OperationInput<operations['getExternalLocation']>, ctx: RequestContext): Promise<OperationOutput<operations['getExternalLocation']>>;
+  /** GET /v1/external_transfers/{id}: Get an external transfer */
+  getExternalTransfer(input: OperationInput<operations['getExternalTransfer']>, ctx: RequestContext): Promise<OperationOutput<operations['getExternalTransfer']>>;
+  /** GET /v1/fill_request/{url_token}: Get a fill request */
+  getFillRequest(input: OperationInput<operations['getFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['getFillRequest']>>;
+  /** GET /v1/insurance/{insurance_token}: Get an insurance record */
+  getInsurance(input: OperationInput<operations['getInsurance']>, ctx: RequestContext): Promise<OperationOutput<operations['getInsurance']>>;
+  /** GET /v1/media/{id}: Get a media file */
+  getMedia(input: OperationInput<operations['getMedia']>, ctx: RequestContext): Promise<OperationOutput<operations['getMedia']>>;
+  /** GET /v2/media/{id}: Get a signed address of a media file */
+  getMediaSignedUrl(input: OperationInput<operations['getMediaSignedUrl']>, ctx: RequestContext): Promise<OperationOutput<operations['getMediaSignedUrl']>>;
   /** GET /v1/open-api/api.yml: Get this interface description */
   getOpenApiDocument(input: OperationInput<operations['getOpenApiDocument']>, ctx: RequestContext): Promise<OperationOutput<operations['getOpenApiDocument']>>;
+  /** GET /v1/order/{token}: Get an order */
+  getOrder(input: OperationInput<operations['getOrder']>, ctx: RequestContext): Promise<OperationOutput<operations['getOrder']>>;
   /** GET /v1/patient/{patient_token}: Get a patient */
   getPatient(input: OperationInput<operations['getPatient']>, ctx: RequestContext): Promise<OperationOutput<operations['getPatient']>>;
+  /** GET /v1/pharmacy-coverage: Find the best pharmacy for a coverage */
+  getPharmacyCoverage(input: OperationInput<operations['getPharmacyCoverage']>, ctx: RequestContext): Promise<OperationOutput<operations['getPharmacyCoverage']>>;
+  /** GET /v1/prescriber/{prescriber_token}: Get a prescriber record */
+  getPrescriber(input: OperationInput<operations['getPrescriber']>, ctx: RequestContext): Promise<OperationOutput<operations['getPrescriber']>>;
+  /** GET /v1/prescription/{token}: Get a prescription */
+  getPrescription(input: OperationInput<operations['getPrescription']>, ctx: RequestContext): Promise<OperationOutput<operations['getPrescription']>>;
+  /** GET /v1/same_day_delivery/{id}: Get a same-day delivery order */
+  getSameDayDelivery(input: OperationInput<operations['getSameDayDelivery']>, ctx: RequestContext): Promise<OperationOutput<operations['getSameDayDelivery']>>;
+  /** GET /scheduled-fill-requests: Get a scheduled fill request */
+  getScheduledFillRequest(input: OperationInput<operations['getScheduledFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['getScheduledFillRequest']>>;
+  /** GET /v1/transfer_request/{token}: Get a transfer request */
+  getTransferRequest(input: OperationInput<operations['getTransferRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['getTransferRequest']>>;
+  /** GET /v1/auto-refill: List auto-refill subscriptions */
+  listAutoRefills(input: OperationInput<operations['listAutoRefills']>, ctx: RequestContext): Promise<OperationOutput<operations['listAutoRefills']>>;
+  /** GET /consults/v0: List consults */
+  listConsults(input: OperationInput<operations['listConsults']>, ctx: RequestContext): Promise<OperationOutput<operations['listConsults']>>;
+  /** GET /diagnostics/v0/kits: List lab test kits */
+  listDiagnosticKits(input: OperationInput<operations['listDiagnosticKits']>, ctx: RequestContext): Promise<OperationOutput<operations['listDiagnosticKits']>>;
+  /** GET /diagnostics/v0/orders: List lab orders */
+  listDiagnosticOrders(input: OperationInput<operations['listDiagnosticOrders']>, ctx: RequestContext): Promise<OperationOutput<operations['listDiagnosticOrders']>>;
+  /** GET /diagnostics/v0/tests: List lab tests */
+  listDiagnosticTests(input: OperationInput<operations['listDiagnosticTests']>, ctx: RequestContext): Promise<OperationOutput<operations['listDiagnosticTests']>>;
+  /** GET /v1/external_locations: List external locations by zip code */
+  listExternalLocations(input: OperationInput<operations['listExternalLocations']>, ctx: RequestContext): Promise<OperationOutput<operations['listExternalLocations']>>;
+  /** GET /v1/fill_requests: List fill requests */
+  listFillRequests(input: OperationInput<operations['listFillRequests']>, ctx: RequestContext): Promise<OperationOutput<operations['listFillRequests']>>;
+  /** GET /v1/nearby_same_day_pickup_locations: List nearby same-day pickup locations */
+  listNearbySameDayPickupLocations(input: OperationInput<operations['listNearbySameDayPickupLocations']>, ctx: RequestContext): Promise<OperationOutput<operations['listNearbySameDayPickupLocations']>>;
   /** GET /v1/patient/{patient_token}/prescriptions: List a patient's prescriptions */
   listPatientPrescriptions(input: OperationInput<operations['listPatientPrescriptions']>, ctx: RequestContext): Promise<OperationOutput<operations['listPatientPrescriptions']>>;
+  /** GET /v1/same_day_delivery: List same-day delivery orders */
+  listSameDayDeliveries(input: OperationInput<operations['listSameDayDeliveries']>, ctx: RequestContext): Promise<OperationOutput<operations['listSameDayDeliveries']>>;
+  /** GET /scheduled-actions: List scheduled actions */
+  listScheduledActions(input: OperationInput<operations['listScheduledActions']>, ctx: RequestContext): Promise<OperationOutput<operations['listScheduledActions']>>;
+  /** GET /v0/schedule: List open provider slots */
+  listScheduleSlots(input: OperationInput<operations['listScheduleSlots']>, ctx: RequestContext): Promise<OperationOutput<operations['listScheduleSlots']>>;
+  /** GET /v1/specialty_pharmacies: List specialty pharmacies */
+  listSpecialtyPharmacies(input: OperationInput<operations['listSpecialtyPharmacies']>, ctx: RequestContext): Promise<OperationOutput<operations['listSpecialtyPharmacies']>>;
+  /** GET /v1/transfer_request: List transfer requests */
+  listTransferRequests(input: OperationInput<operations['listTransferRequests']>, ctx: RequestContext): Promise<OperationOutput<operations['listTransferRequests']>>;
+  /** GET /v1/webhook_events: List webhook events */
+  listWebhookEvents(input: OperationInput<operations['listWebhookEvents']>, ctx: RequestContext): Promise<OperationOutput<operations['listWebhookEvents']>>;
+  /** GET /v1/webhook_events/{webhook_type}: List webhook events of one type */
+  listWebhookEventsByType(input: OperationInput<operations['listWebhookEventsByType']>, ctx: RequestContext): Promise<OperationOutput<operations['listWebhookEventsByType']>>;
+  /** GET /v1/external_location_matches: Match one address to an external location */
+  matchExternalLocation(input: OperationInput<operations['matchExternalLocation']>, ctx: RequestContext): Promise<OperationOutput<operations['matchExternalLocation']>>;
+  /** POST /v1/external_location_matches: Match several addresses to external locations */
+  matchExternalLocations(input: OperationInput<operations['matchExternalLocations']>, ctx: RequestContext): Promise<OperationOutput<operations['matchExternalLocations']>>;
+  /** POST /v0/orders/register: Create an order for a kit already held */
+  registerDiagnosticOrder(input: OperationInput<operations['registerDiagnosticOrder']>, ctx: RequestContext): Promise<OperationOutput<operations['registerDiagnosticOrder']>>;
+  /** PUT /v0/orders/{order_id}/kit_serial: Register a kit for an order */
+  registerKitSerial(input: OperationInput<operations['registerKitSerial']>, ctx: RequestContext): Promise<OperationOutput<operations['registerKitSerial']>>;
+  /** POST /scheduled-fill-requests: Reschedule a fill request */
+  rescheduleFillRequest(input: OperationInput<operations['rescheduleFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['rescheduleFillRequest']>>;
   /** POST /v1/patient/{patient_token}: Update a patient */
   updatePatient(input: OperationInput<operations['updatePatient']>, ctx: RequestContext): Promise<OperationOutput<operations['updatePatient']>>;
 }

@@ -4,6 +4,3355 @@ import type { OperationId } from './handlers.js';
 
 export const routes: readonly RouteDefinition<OperationId>[] = [
   {
+    "operationId": "cancelAutoRefill",
+    "method": "DELETE",
+    "path": "/v1/auto-refill/{prescription_token}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "prescription_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "prescription_token"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "prescription_token",
+            "patient_token",
+            "status",
+            "interval_days",
+            "next_fill_date",
+            "shipping_method",
+            "metadata",
+            "last_fill_request_id",
+            "created_at",
+            "canceled_at"
+          ],
+          "properties": {
+            "prescription_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "active",
+                "canceled"
+              ]
+            },
+            "interval_days": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 1,
+              "maximum": 365
+            },
+            "next_fill_date": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^\\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$",
+              "maxLength": 8
+            },
+            "shipping_method": {
+              "type": "string",
+              "default": "usps_first",
+              "enum": [
+                "usps_priority",
+                "usps_first",
+                "usps_priority_express",
+                "fedex_ground",
+                "fedex_standard_overnight",
+                "fedex_priority_overnight"
+              ]
+            },
+            "metadata": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "last_fill_request_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "canceled_at": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "createAccessToken",
+    "method": "POST",
+    "path": "/oauth/token",
+    "security": [],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "client_id",
+          "client_secret",
+          "audience",
+          "grant_type"
+        ],
+        "properties": {
+          "client_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128
+          },
+          "client_secret": {
+            "type": "string",
+            "writeOnly": true,
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "audience": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "grant_type": {
+            "type": "string",
+            "const": "client_credentials",
+            "maxLength": 18
+          }
+        }
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "access_token",
+            "token_type",
+            "expires_in",
+            "scope"
+          ],
+          "properties": {
+            "access_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$",
+              "maxLength": 4096
+            },
+            "token_type": {
+              "type": "string",
+              "const": "Bearer",
+              "maxLength": 6
+            },
+            "expires_in": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 1,
+              "maximum": 86400
+            },
+            "scope": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "createAccount",
+    "method": "POST",
+    "path": "/public/accounts",
+    "security": [
+      "TenantId"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "email",
+          "password"
+        ],
+        "properties": {
+          "email": {
+            "type": "string",
+            "format": "email",
+            "maxLength": 254
+          },
+          "password": {
+            "type": "string",
+            "writeOnly": true,
+            "minLength": 8,
+            "maxLength": 72,
+            "pattern": "^(?=.*[a-z])(?=.*[A-Z])(?=.*\\d).{8,72}$"
+          },
+          "contactNumber": {
+            "type": "string",
+            "maxLength": 30
+          },
+          "contactName": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 201
+          },
+          "consents": {
+            "type": "array",
+            "uniqueItems": true,
+            "maxItems": 3,
+            "items": {
+              "type": "string",
+              "enum": [
+                "terms_of_service",
+                "privacy_policy",
+                "notice_of_privacy_practices"
+              ]
+            }
+          }
+        }
+      }
+    },
+    "responses": {
+      "201": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "default": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "createAccountConsent",
+    "method": "POST",
+    "path": "/accounts/{accountId}/consents",
+    "security": [
+      "OAuth2ClientCredentials"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "accountId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "accountId"
+      ]
+    },
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "type"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "terms_of_service",
+              "privacy_policy",
+              "notice_of_privacy_practices"
+            ]
+          }
+        }
+      }
+    },
+    "responses": {
+      "201": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "type",
+            "accountId",
+            "createdAt"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "type": {
+              "type": "string",
+              "enum": [
+                "terms_of_service",
+                "privacy_policy",
+                "notice_of_privacy_practices"
+              ]
+            },
+            "accountId": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "createdAt": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "createAutoRefill",
+    "method": "POST",
+    "path": "/v1/auto-refill/{prescription_token}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "prescription_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "prescription_token"
+      ]
+    },
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "patient_payment_type"
+        ],
+        "if": {
+          "required": [
+            "patient_payment_type"
+          ],
+          "properties": {
+            "patient_payment_type": {
+              "const": "insurance"
+            }
+          }
+        },
+        "then": {
+          "required": [
+            "insurances"
+          ]
+        },
+        "dependentRequired": {
+          "address_to_name": [
+            "address_to_street1",
+            "address_to_city",
+            "address_to_state",
+            "address_to_zip",
+            "address_to_phone",
+            "address_to_email"
+          ],
+          "address_to_street1": [
+            "address_to_name",
+            "address_to_city",
+            "address_to_state",
+            "address_to_zip",
+            "address_to_phone",
+            "address_to_email"
+          ],
+          "address_to_city": [
+            "address_to_name",
+            "address_to_street1",
+            "address_to_state",
+            "address_to_zip",
+            "address_to_phone",
+            "address_to_email"
+          ],
+          "address_to_state": [
+            "address_to_name",
+            "address_to_street1",
+            "address_to_city",
+            "address_to_zip",
+            "address_to_phone",
+            "address_to_email"
+          ],
+          "address_to_zip": [
+            "address_to_name",
+            "address_to_street1",
+            "address_to_city",
+            "address_to_state",
+            "address_to_phone",
+            "address_to_email"
+          ],
+          "address_to_phone": [
+            "address_to_name",
+            "address_to_street1",
+            "address_to_city",
+            "address_to_state",
+            "address_to_zip",
+            "address_to_email"
+          ],
+          "address_to_email": [
+            "address_to_name",
+            "address_to_street1",
+            "address_to_city",
+            "address_to_state",
+            "address_to_zip",
+            "address_to_phone"
+          ],
+          "address_to_company": [
+            "address_to_name"
+          ],
+          "address_to_street2": [
+            "address_to_street1"
+          ],
+          "address_to_country": [
+            "address_to_name"
+          ]
+        },
+        "properties": {
+          "patient_payment_type": {
+            "type": "string",
+            "enum": [
+              "cash",
+              "insurance"
+            ]
+          },
+          "insurances": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 5,
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "allOf": [
+                {
+                  "anyOf": [
+                    {
+                      "required": [
+                        "insurance_token"
+                      ]
+                    },
+                    {
+                      "required": [
+                        "cardholder_id",
+                        "rx_bin"
+                      ]
+                    }
+                  ]
+                }
+              ],
+              "properties": {
+                "insurance_token": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                  "maxLength": 64
+                },
+                "cardholder_id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 64
+                },
+                "rx_bin": {
+                  "type": "string",
+                  "minLength": 6,
+                  "maxLength": 6
+                },
+                "rx_group": {
+                  "type": "string",
+                  "maxLength": 64
+                },
+                "pcn": {
+                  "type": "string",
+                  "maxLength": 64
+                },
+                "phone_number": {
+                  "type": "string",
+                  "maxLength": 30
+                },
+                "insurance_card_image_url": {
+                  "type": "string",
+                  "format": "uri",
+                  "maxLength": 2048
+                }
+              }
+            }
+          },
+          "interval_days": {
+            "type": "integer",
+            "format": "int32",
+            "minimum": 1,
+            "maximum": 365
+          },
+          "shipping_method": {
+            "type": "string",
+            "default": "usps_first",
+            "enum": [
+              "usps_priority",
+              "usps_first",
+              "usps_priority_express",
+              "fedex_ground",
+              "fedex_standard_overnight",
+              "fedex_priority_overnight"
+            ]
+          },
+          "address_to_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "address_to_company": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "address_to_street1": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "address_to_street2": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "address_to_city": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "address_to_state": {
+            "type": "string",
+            "pattern": "^[A-Za-z]{2}$",
+            "maxLength": 2
+          },
+          "address_to_zip": {
+            "type": "string",
+            "pattern": "^\\d{5}(-\\d{4})?$",
+            "maxLength": 10
+          },
+          "address_to_country": {
+            "type": "string",
+            "pattern": "^[A-Za-z]{2}$",
+            "maxLength": 2
+          },
+          "address_to_phone": {
+            "type": "string",
+            "maxLength": 30
+          },
+          "address_to_email": {
+            "type": "string",
+            "format": "email",
+            "maxLength": 254
+          },
+          "patient_survey": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "allergies": {
+                "type": "string",
+                "maxLength": 2000
+              },
+              "medications": {
+                "type": "string",
+                "maxLength": 2000
+              },
+              "conditions": {
+                "type": "string",
+                "maxLength": 2000
+              },
+              "smoking_frequency": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "drinking_frequency": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "bleeding_clotting_disorder": {
+                "type": "boolean"
+              },
+              "thyroid_disorder": {
+                "type": "boolean"
+              },
+              "events": {
+                "type": "array",
+                "maxItems": 50,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "year": {
+                      "type": "string",
+                      "pattern": "^\\d{4}$",
+                      "maxLength": 4
+                    },
+                    "type": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "reason": {
+                      "type": "string",
+                      "maxLength": 1000
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "metadata": {
+            "type": "string",
+            "maxLength": 255
+          }
+        }
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "prescription_token",
+            "patient_token",
+            "status",
+            "interval_days",
+            "next_fill_date",
+            "shipping_method",
+            "metadata",
+            "last_fill_request_id",
+            "created_at",
+            "canceled_at"
+          ],
+          "properties": {
+            "prescription_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "active",
+                "canceled"
+              ]
+            },
+            "interval_days": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 1,
+              "maximum": 365
+            },
+            "next_fill_date": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^\\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$",
+              "maxLength": 8
+            },
+            "shipping_method": {
+              "type": "string",
+              "default": "usps_first",
+              "enum": [
+                "usps_priority",
+                "usps_first",
+                "usps_priority_express",
+                "fedex_ground",
+                "fedex_standard_overnight",
+                "fedex_priority_overnight"
+              ]
+            },
+            "metadata": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "last_fill_request_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "canceled_at": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "createDiagnosticOrder",
+    "method": "POST",
+    "path": "/diagnostics/v0/orders",
+    "security": [
+      "BearerJwt"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "patient_token",
+          "test_id",
+          "address"
+        ],
+        "properties": {
+          "patient_token": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+            "maxLength": 64
+          },
+          "test_id": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+            "maxLength": 36
+          },
+          "address": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "name",
+              "street1",
+              "city",
+              "state",
+              "zip"
+            ],
+            "properties": {
+              "name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "street1": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "street2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "city": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "state": {
+                "type": "string",
+                "pattern": "^[A-Za-z]{2}$",
+                "maxLength": 2
+              },
+              "zip": {
+                "type": "string",
+                "pattern": "^\\d{5}(-\\d{4})?$",
+                "maxLength": 10
+              },
+              "country": {
+                "type": "string",
+                "pattern": "^[A-Za-z]{2}$",
+                "maxLength": 2
+              },
+              "phone": {
+                "type": "string",
+                "maxLength": 30
+              },
+              "email": {
+                "type": "string",
+                "format": "email",
+                "maxLength": 254
+              }
+            }
+          },
+          "physician": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "npi",
+              "first_name",
+              "last_name"
+            ],
+            "properties": {
+              "npi": {
+                "type": "string",
+                "pattern": "^\\d{10}$",
+                "maxLength": 10
+              },
+              "first_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              },
+              "last_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              }
+            }
+          },
+          "custom_data_1": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "custom_data_2": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "custom_data_3": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          }
+        }
+      }
+    },
+    "responses": {
+      "201": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "status",
+            "patient_token",
+            "test_id",
+            "kit_id",
+            "kit_serial",
+            "panels",
+            "address",
+            "physician",
+            "custom_data_1",
+            "custom_data_2",
+            "custom_data_3",
+            "tracking_numbers",
+            "created_at",
+            "updated_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "ORDER_SUCCESS",
+                "SHIPPED",
+                "IN_TRANSIT",
+                "DELIVERED_TO_PATIENT",
+                "SHIPPED_TO_LAB",
+                "IN_TRANSIT_TO_LAB",
+                "DELIVERED_TO_LAB",
+                "LAB_ACCESSED_KIT",
+                "RESULTS_AVAILABLE"
+              ]
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "test_id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "kit_id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "kit_serial": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z0-9-]{4,64}$",
+              "maxLength": 64
+            },
+            "panels": {
+              "type": "array",
+              "maxItems": 50,
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_.-]{1,64}$",
+                "maxLength": 64
+              }
+            },
+            "address": {
+              "anyOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "name",
+                    "street1",
+                    "city",
+                    "state",
+                    "zip"
+                  ],
+                  "properties": {
+                    "name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "street1": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "street2": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "city": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "state": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z]{2}$",
+                      "maxLength": 2
+                    },
+                    "zip": {
+                      "type": "string",
+                      "pattern": "^\\d{5}(-\\d{4})?$",
+                      "maxLength": 10
+                    },
+                    "country": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z]{2}$",
+                      "maxLength": 2
+                    },
+                    "phone": {
+                      "type": "string",
+                      "maxLength": 30
+                    },
+                    "email": {
+                      "type": "string",
+                      "format": "email",
+                      "maxLength": 254
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "physician": {
+              "anyOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "npi",
+                    "first_name",
+                    "last_name"
+                  ],
+                  "properties": {
+                    "npi": {
+                      "type": "string",
+                      "pattern": "^\\d{10}$",
+                      "maxLength": 10
+                    },
+                    "first_name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100
+                    },
+                    "last_name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "custom_data_1": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "custom_data_2": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "custom_data_3": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "tracking_numbers": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "to_patient",
+                "to_lab"
+              ],
+              "properties": {
+                "to_patient": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 64
+                },
+                "to_lab": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 64
+                }
+              }
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "updated_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "createDirectTransfer",
+    "method": "POST",
+    "path": "/v1/direct_transfer",
+    "security": [
+      "ApiKey"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "patient_token",
+          "prescriber",
+          "transfer_from",
+          "transfer_to",
+          "prescription"
+        ],
+        "properties": {
+          "patient_token": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+            "maxLength": 64
+          },
+          "prescriber": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "first_name",
+              "last_name",
+              "npi",
+              "address"
+            ],
+            "properties": {
+              "first_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              },
+              "last_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              },
+              "npi": {
+                "type": "string",
+                "pattern": "^\\d{10}$",
+                "maxLength": 10
+              },
+              "address": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "name",
+                  "company",
+                  "street1",
+                  "city",
+                  "state",
+                  "zip"
+                ],
+                "properties": {
+                  "name": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  },
+                  "company": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  },
+                  "street1": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  },
+                  "street2": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "city": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  },
+                  "state": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z]{2}$",
+                    "maxLength": 2
+                  },
+                  "zip": {
+                    "type": "string",
+                    "pattern": "^\\d{5}(-\\d{4})?$",
+                    "maxLength": 10
+                  },
+                  "phone": {
+                    "type": "string",
+                    "maxLength": 30
+                  },
+                  "email": {
+                    "type": "string",
+                    "format": "email",
+                    "maxLength": 254
+                  }
+                }
+              }
+            }
+          },
+          "transfer_from": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "name",
+              "id_number",
+              "pharmacist",
+              "address"
+            ],
+            "properties": {
+              "name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "id_number": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 64
+              },
+              "pharmacist": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "address": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "name",
+                  "company",
+                  "street1",
+                  "city",
+                  "state",
+                  "zip"
+                ],
+                "properties": {
+                  "name": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  },
+                  "company": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  },
+                  "street1": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  },
+                  "street2": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "city": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  },
+                  "state": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z]{2}$",
+                    "maxLength": 2
+                  },
+                  "zip": {
+                    "type": "string",
+                    "pattern": "^\\d{5}(-\\d{4})?$",
+                    "maxLength": 10
+                  },
+                  "phone": {
+                    "type": "string",
+                    "maxLength": 30
+                  },
+                  "email": {
+                    "type": "string",
+                    "format": "email",
+                    "maxLength": 254
+                  }
+                }
+              }
+            }
+          },
+          "transfer_to": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "name",
+              "id_number",
+              "pharmacist"
+            ],
+            "properties": {
+              "name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "id_number": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 64
+              },
+              "pharmacist": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              }
+            }
+          },
+          "prescription": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "medication_name",
+              "prescribed_ndc",
+              "days_supply",
+              "quantity_written",
+              "quantity_dispensed",
+              "medication_sig",
+              "refills_left",
+              "refills_transferred",
+              "number",
+              "direct_transfer_url",
+              "can_substitute",
+              "written_date"
+            ],
+            "properties": {
+              "medication_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "prescribed_ndc": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 20
+              },
+              "days_supply": {
+                "type": "integer",
+                "format": "int32",
+                "minimum": 1,
+                "maximum": 365
+              },
+              "quantity_written": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 20
+              },
+              "quantity_dispensed": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 20
+              },
+              "medication_sig": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 1000
+              },
+              "refills_left": {
+                "type": "integer",
+                "format": "int32",
+                "minimum": 0,
+                "maximum": 99
+              },
+              "refills_transferred": {
+                "type": "integer",
+                "format": "int32",
+                "minimum": 0,
+                "maximum": 99
+              },
+              "number": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 30
+              },
+              "direct_transfer_url": {
+                "type": "string",
+                "format": "uri",
+                "maxLength": 2048
+              },
+              "can_substitute": {
+                "type": "boolean"
+              },
+              "written_date": {
+                "type": "string",
+                "pattern": "^\\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$",
+                "maxLength": 8
+              },
+              "last_fill_date": {
+                "type": "string",
+                "pattern": "^\\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$",
+                "maxLength": 8
+              },
+              "first_fill_date": {
+                "type": "string",
+                "pattern": "^\\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$",
+                "maxLength": 8
+              }
+            }
+          }
+        }
+      }
+    },
+    "responses": {
+      "201": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "request_id",
+            "timestamp",
+            "status",
+            "details"
+          ],
+          "properties": {
+            "request_id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "timestamp": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "success"
+              ]
+            },
+            "details": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "direct_transfer_id"
+              ],
+              "properties": {
+                "direct_transfer_id": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                  "maxLength": 64
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "createFillRequest",
+    "method": "POST",
+    "path": "/v1/fill_request",
+    "security": [
+      "ApiKey"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "patient_token",
+          "patient_payment_type",
+          "address_to_name",
+          "address_to_street1",
+          "address_to_city",
+          "address_to_state",
+          "address_to_zip",
+          "address_to_phone",
+          "address_to_email",
+          "patient_survey"
+        ],
+        "allOf": [
+          {
+            "anyOf": [
+              {
+                "required": [
+                  "medications"
+                ],
+                "properties": {
+                  "medications": {
+                    "minItems": 1
+                  }
+                }
+              },
+              {
+                "required": [
+                  "otc_products"
+                ],
+                "properties": {
+                  "otc_products": {
+                    "minItems": 1
+                  }
+                }
+              }
+            ]
+          },
+          {
+            "if": {
+              "required": [
+                "patient_payment_type"
+              ],
+              "properties": {
+                "patient_payment_type": {
+                  "const": "insurance"
+                }
+              }
+            },
+            "then": {
+              "required": [
+                "insurances"
+              ]
+            }
+          }
+        ],
+        "properties": {
+          "patient_token": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+            "maxLength": 64
+          },
+          "patient_payment_type": {
+            "type": "string",
+            "enum": [
+              "cash",
+              "insurance"
+            ]
+          },
+          "insurances": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 5,
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "allOf": [
+                {
+                  "anyOf": [
+                    {
+                      "required": [
+                        "insurance_token"
+                      ]
+                    },
+                    {
+                      "required": [
+                        "cardholder_id",
+                        "rx_bin"
+                      ]
+                    }
+                  ]
+                }
+              ],
+              "properties": {
+                "insurance_token": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                  "maxLength": 64
+                },
+                "cardholder_id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 64
+                },
+                "rx_bin": {
+                  "type": "string",
+                  "minLength": 6,
+                  "maxLength": 6
+                },
+                "rx_group": {
+                  "type": "string",
+                  "maxLength": 64
+                },
+                "pcn": {
+                  "type": "string",
+                  "maxLength": 64
+                },
+                "phone_number": {
+                  "type": "string",
+                  "maxLength": 30
+                },
+                "insurance_card_image_url": {
+                  "type": "string",
+                  "format": "uri",
+                  "maxLength": 2048
+                }
+              }
+            }
+          },
+          "medications": {
+            "type": "array",
+            "maxItems": 50,
+            "uniqueItems": true,
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "prescription_token"
+              ],
+              "properties": {
+                "prescription_token": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                  "maxLength": 64
+                }
+              }
+            }
+          },
+          "otc_products": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "item",
+                "quantity"
+              ],
+              "properties": {
+                "item": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255
+                },
+                "quantity": {
+                  "type": "integer",
+                  "format": "int32",
+                  "minimum": 1,
+                  "maximum": 1000
+                }
+              }
+            }
+          },
+          "address_to_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "address_to_company": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "address_to_street1": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "address_to_street2": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "address_to_city": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "address_to_state": {
+            "type": "string",
+            "pattern": "^[A-Za-z]{2}$",
+            "maxLength": 2
+          },
+          "address_to_zip": {
+            "type": "string",
+            "pattern": "^\\d{5}(-\\d{4})?$",
+            "maxLength": 10
+          },
+          "address_to_country": {
+            "type": "string",
+            "pattern": "^[A-Za-z]{2}$",
+            "maxLength": 2
+          },
+          "address_to_phone": {
+            "type": "string",
+            "maxLength": 30
+          },
+          "address_to_email": {
+            "type": "string",
+            "format": "email",
+            "maxLength": 254
+          },
+          "patient_survey": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "allergies": {
+                "type": "string",
+                "maxLength": 2000
+              },
+              "medications": {
+                "type": "string",
+                "maxLength": 2000
+              },
+              "conditions": {
+                "type": "string",
+                "maxLength": 2000
+              },
+              "smoking_frequency": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "drinking_frequency": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "bleeding_clotting_disorder": {
+                "type": "boolean"
+              },
+              "thyroid_disorder": {
+                "type": "boolean"
+              },
+              "events": {
+                "type": "array",
+                "maxItems": 50,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "year": {
+                      "type": "string",
+                      "pattern": "^\\d{4}$",
+                      "maxLength": 4
+                    },
+                    "type": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "reason": {
+                      "type": "string",
+                      "maxLength": 1000
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "metadata": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "shipping_method": {
+            "type": "string",
+            "default": "usps_first",
+            "enum": [
+              "usps_priority",
+              "usps_first",
+              "usps_priority_express",
+              "fedex_ground",
+              "fedex_standard_overnight",
+              "fedex_priority_overnight"
+            ]
+          },
+          "signature_confirmation": {
+            "type": "boolean"
+          },
+          "notes": {
+            "type": "string",
+            "maxLength": 2000
+          },
+          "medication_packaging_type": {
+            "type": "string",
+            "enum": [
+              "standard vial",
+              "custom vial",
+              "custom bottle",
+              "single dose pouch",
+              "multi-dose pouches"
+            ]
+          },
+          "is_custom_order": {
+            "type": "boolean"
+          },
+          "packaging_configuration": {
+            "type": "string",
+            "maxLength": 2000
+          },
+          "replacement_order": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+            "maxLength": 64
+          },
+          "check_in": {
+            "type": "boolean"
+          }
+        }
+      }
+    },
+    "responses": {
+      "201": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "request_id",
+            "timestamp",
+            "status",
+            "details"
+          ],
+          "properties": {
+            "request_id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "timestamp": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "pending",
+                "triage",
+                "scheduled",
+                "filled",
+                "error",
+                "canceled"
+              ]
+            },
+            "details": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "message",
+                "metadata"
+              ],
+              "properties": {
+                "message": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "metadata": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
     "operationId": "createPatient",
     "method": "PUT",
     "path": "/v1/patient",
@@ -436,6 +3785,1307 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "createSameDayDelivery",
+    "method": "POST",
+    "path": "/v1/same_day_delivery",
+    "security": [
+      "ApiKey"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "patient_token",
+          "address",
+          "phone"
+        ],
+        "oneOf": [
+          {
+            "required": [
+              "prescription_tokens"
+            ]
+          },
+          {
+            "required": [
+              "fill_request_id"
+            ]
+          }
+        ],
+        "properties": {
+          "patient_token": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+            "maxLength": 64
+          },
+          "prescription_tokens": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 20,
+            "uniqueItems": true,
+            "items": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            }
+          },
+          "fill_request_id": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+            "maxLength": 64
+          },
+          "pickup_location_id": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+            "maxLength": 64
+          },
+          "address": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "name",
+              "street1",
+              "city",
+              "state",
+              "zip"
+            ],
+            "properties": {
+              "name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "company": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "street1": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "street2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "city": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "state": {
+                "type": "string",
+                "pattern": "^[A-Za-z]{2}$",
+                "maxLength": 2
+              },
+              "zip": {
+                "type": "string",
+                "pattern": "^\\d{5}(-\\d{4})?$",
+                "maxLength": 10
+              }
+            }
+          },
+          "phone": {
+            "type": "string",
+            "maxLength": 30
+          },
+          "delivery_window": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "start",
+              "end"
+            ],
+            "properties": {
+              "start": {
+                "type": "string",
+                "format": "date-time",
+                "maxLength": 30
+              },
+              "end": {
+                "type": "string",
+                "format": "date-time",
+                "maxLength": 30
+              }
+            }
+          },
+          "notes": {
+            "type": "string",
+            "maxLength": 1000
+          },
+          "metadata": {
+            "type": "string",
+            "maxLength": 255
+          }
+        }
+      }
+    },
+    "responses": {
+      "201": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "status",
+            "status_reason",
+            "patient_token",
+            "prescription_tokens",
+            "fill_request_id",
+            "address",
+            "phone",
+            "delivery_window",
+            "pickup_location",
+            "courier",
+            "tracking_url",
+            "eta",
+            "delivered_at",
+            "notes",
+            "metadata",
+            "created_at",
+            "updated_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "PENDING",
+                "FAILED",
+                "AWAITING_PICKUP",
+                "IN_TRANSIT",
+                "DELIVERED",
+                "CANCELED",
+                "INCOMPLETE"
+              ]
+            },
+            "status_reason": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "prescription_tokens": {
+              "type": "array",
+              "maxItems": 20,
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                "maxLength": 64
+              }
+            },
+            "fill_request_id": {
+              "oneOf": [
+                {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                  "maxLength": 64
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "address": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "name",
+                "company",
+                "street1",
+                "street2",
+                "city",
+                "state",
+                "zip"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "company": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "street1": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "street2": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "city": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "state": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z]{2}$",
+                  "maxLength": 2
+                },
+                "zip": {
+                  "type": "string",
+                  "pattern": "^\\d{5}(-\\d{4})?$",
+                  "maxLength": 10
+                }
+              }
+            },
+            "phone": {
+              "type": "string",
+              "maxLength": 30
+            },
+            "delivery_window": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "start",
+                "end"
+              ],
+              "properties": {
+                "start": {
+                  "type": "string",
+                  "format": "date-time",
+                  "maxLength": 30
+                },
+                "end": {
+                  "type": "string",
+                  "format": "date-time",
+                  "maxLength": 30
+                }
+              }
+            },
+            "pickup_location": {
+              "oneOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id",
+                    "name",
+                    "type",
+                    "address",
+                    "phone",
+                    "ncpdp_id",
+                    "npi",
+                    "timezone",
+                    "hours",
+                    "latitude",
+                    "longitude"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                      "maxLength": 64
+                    },
+                    "name": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "pharmacy",
+                        "clinic",
+                        "lab",
+                        "pickup_point"
+                      ]
+                    },
+                    "address": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "street1",
+                        "street2",
+                        "city",
+                        "state",
+                        "zip",
+                        "country"
+                      ],
+                      "properties": {
+                        "street1": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "street2": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "maxLength": 255
+                        },
+                        "city": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "state": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z]{2}$",
+                          "maxLength": 2
+                        },
+                        "zip": {
+                          "type": "string",
+                          "pattern": "^\\d{5}(-\\d{4})?$",
+                          "maxLength": 10
+                        },
+                        "country": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z]{2}$",
+                          "maxLength": 2
+                        }
+                      }
+                    },
+                    "phone": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 30
+                    },
+                    "ncpdp_id": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "pattern": "^[0-9]{7}$",
+                      "maxLength": 7
+                    },
+                    "npi": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "pattern": "^[0-9]{10}$",
+                      "maxLength": 10
+                    },
+                    "timezone": {
+                      "type": "string",
+                      "maxLength": 64
+                    },
+                    "hours": {
+                      "type": "array",
+                      "maxItems": 21,
+                      "items": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "day",
+                          "opens",
+                          "closes"
+                        ],
+                        "properties": {
+                          "day": {
+                            "type": "string",
+                            "enum": [
+                              "monday",
+                              "tuesday",
+                              "wednesday",
+                              "thursday",
+                              "friday",
+                              "saturday",
+                              "sunday"
+                            ]
+                          },
+                          "opens": {
+                            "type": "string",
+                            "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                            "maxLength": 5
+                          },
+                          "closes": {
+                            "type": "string",
+                            "pattern": "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "maxLength": 5
+                          }
+                        }
+                      }
+                    },
+                    "latitude": {
+                      "type": "number",
+                      "format": "double",
+                      "minimum": -90,
+                      "maximum": 90
+                    },
+                    "longitude": {
+                      "type": "number",
+                      "format": "double",
+                      "minimum": -180,
+                      "maximum": 180
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "courier": {
+              "oneOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "company",
+                    "name",
+                    "phone"
+                  ],
+                  "properties": {
+                    "company": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "name": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 255
+                    },
+                    "phone": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 30
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "tracking_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "uri",
+              "maxLength": 2048
+            },
+            "eta": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "delivered_at": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "notes": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000
+            },
+            "metadata": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "updated_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "createTransferRequest",
+    "method": "POST",
+    "path": "/v1/transfer_request",
+    "security": [
+      "ApiKey"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "patient_token"
+        ],
+        "anyOf": [
+          {
+            "required": [
+              "pharmacy_name",
+              "pharmacy_phone"
+            ]
+          },
+          {
+            "required": [
+              "prescriber_name",
+              "prescriber_phone"
+            ]
+          }
+        ],
+        "dependentRequired": {
+          "pharmacy_name": [
+            "pharmacy_phone"
+          ],
+          "pharmacy_phone": [
+            "pharmacy_name"
+          ],
+          "pharmacy_fax": [
+            "pharmacy_name",
+            "pharmacy_phone"
+          ],
+          "prescriber_name": [
+            "prescriber_phone"
+          ],
+          "prescriber_phone": [
+            "prescriber_name"
+          ],
+          "prescriber_fax": [
+            "prescriber_name",
+            "prescriber_phone"
+          ]
+        },
+        "properties": {
+          "patient_token": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+            "maxLength": 64
+          },
+          "pharmacy_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "pharmacy_phone": {
+            "type": "string",
+            "maxLength": 30,
+            "minLength": 1
+          },
+          "pharmacy_fax": {
+            "type": "string",
+            "maxLength": 30,
+            "minLength": 1
+          },
+          "prescriber_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "prescriber_phone": {
+            "type": "string",
+            "maxLength": 30,
+            "minLength": 1
+          },
+          "prescriber_fax": {
+            "type": "string",
+            "maxLength": 30,
+            "minLength": 1
+          },
+          "medications": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 50,
+            "uniqueItems": true,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            }
+          },
+          "metadata": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "notes": {
+            "type": "string",
+            "maxLength": 2000
+          }
+        }
+      }
+    },
+    "responses": {
+      "201": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "request_id",
+            "timestamp",
+            "status",
+            "details"
+          ],
+          "properties": {
+            "request_id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "timestamp": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "success"
+              ]
+            },
+            "details": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "message",
+                "transfer_token",
+                "transfer_medications",
+                "patient_token"
+              ],
+              "properties": {
+                "message": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "transfer_token": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                  "maxLength": 64
+                },
+                "transfer_medications": {
+                  "type": "array",
+                  "maxItems": 50,
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "transfer_medication_token",
+                      "medication_name"
+                    ],
+                    "properties": {
+                      "transfer_medication_token": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                        "maxLength": 64
+                      },
+                      "medication_name": {
+                        "type": "string",
+                        "maxLength": 255
+                      }
+                    }
+                  }
+                },
+                "patient_token": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                  "maxLength": 64
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "deleteAccount",
+    "method": "DELETE",
+    "path": "/accounts/{accountId}",
+    "security": [
+      "OAuth2ClientCredentials"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "accountId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "accountId"
+      ]
+    },
+    "responses": {
+      "204": {
+        "contentType": null,
+        "schema": null
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "404": {
         "contentType": "application/json",
         "schema": {
           "type": "object",
@@ -1057,6 +5707,3585 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   },
   {
+    "operationId": "getAutoRefill",
+    "method": "GET",
+    "path": "/v1/auto-refill/{prescription_token}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "prescription_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "prescription_token"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "prescription_token",
+            "patient_token",
+            "status",
+            "interval_days",
+            "next_fill_date",
+            "shipping_method",
+            "metadata",
+            "last_fill_request_id",
+            "created_at",
+            "canceled_at"
+          ],
+          "properties": {
+            "prescription_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "active",
+                "canceled"
+              ]
+            },
+            "interval_days": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 1,
+              "maximum": 365
+            },
+            "next_fill_date": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^\\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$",
+              "maxLength": 8
+            },
+            "shipping_method": {
+              "type": "string",
+              "default": "usps_first",
+              "enum": [
+                "usps_priority",
+                "usps_first",
+                "usps_priority_express",
+                "fedex_ground",
+                "fedex_standard_overnight",
+                "fedex_priority_overnight"
+              ]
+            },
+            "metadata": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "last_fill_request_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "canceled_at": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getAvailability",
+    "method": "GET",
+    "path": "/v1/availability",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "ndc": {
+          "type": "string",
+          "pattern": "^(?:[0-9]{10,11}|[0-9]{4}-[0-9]{4}-[0-9]{2}|[0-9]{5}-[0-9]{3}-[0-9]{2}|[0-9]{5}-[0-9]{4}-[0-9]{1,2})$",
+          "maxLength": 13
+        },
+        "quantity": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 100000
+        },
+        "zip": {
+          "type": "string",
+          "pattern": "^\\d{5}(-\\d{4})?$",
+          "maxLength": 10
+        }
+      },
+      "required": [
+        "ndc"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "ndc",
+            "medication_name",
+            "available",
+            "quantity_requested",
+            "quantity_on_hand",
+            "locations",
+            "checked_at"
+          ],
+          "properties": {
+            "ndc": {
+              "type": "string",
+              "pattern": "^[0-9]{11}$",
+              "maxLength": 11
+            },
+            "medication_name": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "available": {
+              "type": "boolean"
+            },
+            "quantity_requested": {
+              "type": [
+                "number",
+                "null"
+              ],
+              "minimum": 0,
+              "maximum": 100000
+            },
+            "quantity_on_hand": {
+              "type": [
+                "number",
+                "null"
+              ],
+              "minimum": 0,
+              "maximum": 10000000
+            },
+            "locations": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "location_name",
+                  "ncpdp_id",
+                  "address",
+                  "available",
+                  "quantity_on_hand",
+                  "distance_miles"
+                ],
+                "properties": {
+                  "location_name": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "ncpdp_id": {
+                    "type": "string",
+                    "pattern": "^[0-9]{7}$",
+                    "maxLength": 7
+                  },
+                  "address": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "street1",
+                      "street2",
+                      "city",
+                      "state",
+                      "zip",
+                      "country"
+                    ],
+                    "properties": {
+                      "street1": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "street2": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 255
+                      },
+                      "city": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "state": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z]{2}$",
+                        "maxLength": 2
+                      },
+                      "zip": {
+                        "type": "string",
+                        "pattern": "^\\d{5}(-\\d{4})?$",
+                        "maxLength": 10
+                      },
+                      "country": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z]{2}$",
+                        "maxLength": 2
+                      }
+                    }
+                  },
+                  "available": {
+                    "type": "boolean"
+                  },
+                  "quantity_on_hand": {
+                    "type": [
+                      "number",
+                      "null"
+                    ],
+                    "minimum": 0,
+                    "maximum": 10000000
+                  },
+                  "distance_miles": {
+                    "type": [
+                      "number",
+                      "null"
+                    ],
+                    "minimum": 0,
+                    "maximum": 10000
+                  }
+                }
+              }
+            },
+            "checked_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getCopayRequest",
+    "method": "GET",
+    "path": "/v1/copay_request/{request_id}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "request_id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "request_id"
+      ]
+    },
+    "responses": {
+      "202": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "request_id",
+            "status",
+            "patient_token",
+            "prescription_token",
+            "insurance_token",
+            "copay_amount",
+            "currency",
+            "days_supply",
+            "quantity",
+            "message",
+            "created_at",
+            "completed_at"
+          ],
+          "properties": {
+            "request_id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "pending",
+                "completed",
+                "failed"
+              ]
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "prescription_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "insurance_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "copay_amount": {
+              "type": [
+                "number",
+                "null"
+              ],
+              "minimum": 0,
+              "maximum": 1000000
+            },
+            "currency": {
+              "type": "string",
+              "enum": [
+                "USD"
+              ]
+            },
+            "days_supply": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 1,
+              "maximum": 365
+            },
+            "quantity": {
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "maximum": 100000
+            },
+            "message": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "completed_at": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getDiagnosticOrderResults",
+    "method": "GET",
+    "path": "/v0/orders/{orderId}/results",
+    "security": [
+      "BearerJwt"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "orderId": {
+          "type": "string",
+          "format": "uuid",
+          "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+          "maxLength": 36
+        }
+      },
+      "required": [
+        "orderId"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "order_id",
+            "test_id",
+            "status",
+            "collected_at",
+            "resulted_at",
+            "panels"
+          ],
+          "properties": {
+            "order_id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "test_id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "ORDER_SUCCESS",
+                "SHIPPED",
+                "IN_TRANSIT",
+                "DELIVERED_TO_PATIENT",
+                "SHIPPED_TO_LAB",
+                "IN_TRANSIT_TO_LAB",
+                "DELIVERED_TO_LAB",
+                "LAB_ACCESSED_KIT",
+                "RESULTS_AVAILABLE"
+              ]
+            },
+            "collected_at": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "resulted_at": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "panels": {
+              "type": "array",
+              "maxItems": 50,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "code",
+                  "name",
+                  "results"
+                ],
+                "properties": {
+                  "code": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_.-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "name": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "results": {
+                    "type": "array",
+                    "maxItems": 200,
+                    "items": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "code",
+                        "name",
+                        "value",
+                        "unit",
+                        "reference_range",
+                        "flag"
+                      ],
+                      "properties": {
+                        "code": {
+                          "type": "string",
+                          "maxLength": 64
+                        },
+                        "name": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "value": {
+                          "type": [
+                            "string",
+                            "number"
+                          ],
+                          "maxLength": 255,
+                          "minimum": -1000000000,
+                          "maximum": 1000000000
+                        },
+                        "unit": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "maxLength": 50
+                        },
+                        "reference_range": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "maxLength": 100
+                        },
+                        "flag": {
+                          "anyOf": [
+                            {
+                              "type": "string",
+                              "enum": [
+                                "normal",
+                                "low",
+                                "high",
+                                "critical",
+                                "abnormal"
+                              ]
+                            },
+                            {
+                              "type": "null"
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getDirectTransfer",
+    "method": "GET",
+    "path": "/v1/direct_transfer/{direct_transfer_token}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "direct_transfer_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "direct_transfer_token"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "direct_transfer_token",
+            "status",
+            "patient_token",
+            "created_at",
+            "prescriber",
+            "transfer_from",
+            "transfer_to",
+            "prescription",
+            "prescription_token",
+            "rejection_message"
+          ],
+          "properties": {
+            "direct_transfer_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "pending",
+                "accepted",
+                "rejected"
+              ]
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "prescriber": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "first_name",
+                "last_name",
+                "npi",
+                "address"
+              ],
+              "properties": {
+                "first_name": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 100
+                },
+                "last_name": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 100
+                },
+                "npi": {
+                  "type": "string",
+                  "pattern": "^\\d{10}$",
+                  "maxLength": 10
+                },
+                "address": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "name",
+                    "company",
+                    "street1",
+                    "city",
+                    "state",
+                    "zip"
+                  ],
+                  "properties": {
+                    "name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "company": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "street1": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "street2": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "city": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "state": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z]{2}$",
+                      "maxLength": 2
+                    },
+                    "zip": {
+                      "type": "string",
+                      "pattern": "^\\d{5}(-\\d{4})?$",
+                      "maxLength": 10
+                    },
+                    "phone": {
+                      "type": "string",
+                      "maxLength": 30
+                    },
+                    "email": {
+                      "type": "string",
+                      "format": "email",
+                      "maxLength": 254
+                    }
+                  }
+                }
+              }
+            },
+            "transfer_from": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "name",
+                "id_number",
+                "pharmacist",
+                "address"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255
+                },
+                "id_number": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 64
+                },
+                "pharmacist": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255
+                },
+                "address": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "name",
+                    "company",
+                    "street1",
+                    "city",
+                    "state",
+                    "zip"
+                  ],
+                  "properties": {
+                    "name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "company": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "street1": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "street2": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "city": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "state": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z]{2}$",
+                      "maxLength": 2
+                    },
+                    "zip": {
+                      "type": "string",
+                      "pattern": "^\\d{5}(-\\d{4})?$",
+                      "maxLength": 10
+                    },
+                    "phone": {
+                      "type": "string",
+                      "maxLength": 30
+                    },
+                    "email": {
+                      "type": "string",
+                      "format": "email",
+                      "maxLength": 254
+                    }
+                  }
+                }
+              }
+            },
+            "transfer_to": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "name",
+                "id_number",
+                "pharmacist"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255
+                },
+                "id_number": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 64
+                },
+                "pharmacist": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255
+                }
+              }
+            },
+            "prescription": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "medication_name",
+                "prescribed_ndc",
+                "days_supply",
+                "quantity_written",
+                "quantity_dispensed",
+                "medication_sig",
+                "refills_left",
+                "refills_transferred",
+                "number",
+                "direct_transfer_url",
+                "can_substitute",
+                "written_date"
+              ],
+              "properties": {
+                "medication_name": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255
+                },
+                "prescribed_ndc": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 20
+                },
+                "days_supply": {
+                  "type": "integer",
+                  "format": "int32",
+                  "minimum": 1,
+                  "maximum": 365
+                },
+                "quantity_written": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 20
+                },
+                "quantity_dispensed": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 20
+                },
+                "medication_sig": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 1000
+                },
+                "refills_left": {
+                  "type": "integer",
+                  "format": "int32",
+                  "minimum": 0,
+                  "maximum": 99
+                },
+                "refills_transferred": {
+                  "type": "integer",
+                  "format": "int32",
+                  "minimum": 0,
+                  "maximum": 99
+                },
+                "number": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 30
+                },
+                "direct_transfer_url": {
+                  "type": "string",
+                  "format": "uri",
+                  "maxLength": 2048
+                },
+                "can_substitute": {
+                  "type": "boolean"
+                },
+                "written_date": {
+                  "type": "string",
+                  "pattern": "^\\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$",
+                  "maxLength": 8
+                },
+                "last_fill_date": {
+                  "type": "string",
+                  "pattern": "^\\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$",
+                  "maxLength": 8
+                },
+                "first_fill_date": {
+                  "type": "string",
+                  "pattern": "^\\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$",
+                  "maxLength": 8
+                }
+              }
+            },
+            "prescription_token": {
+              "anyOf": [
+                {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                  "maxLength": 64
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "rejection_message": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getExternalLocation",
+    "method": "GET",
+    "path": "/v1/external_locations/{id}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "name",
+            "type",
+            "address",
+            "phone",
+            "ncpdp_id",
+            "npi",
+            "timezone",
+            "hours",
+            "latitude",
+            "longitude"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "name": {
+              "type": "string",
+              "maxLength": 255
+            },
+            "type": {
+              "type": "string",
+              "enum": [
+                "pharmacy",
+                "clinic",
+                "lab",
+                "pickup_point"
+              ]
+            },
+            "address": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "street1",
+                "street2",
+                "city",
+                "state",
+                "zip",
+                "country"
+              ],
+              "properties": {
+                "street1": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "street2": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "city": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "state": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z]{2}$",
+                  "maxLength": 2
+                },
+                "zip": {
+                  "type": "string",
+                  "pattern": "^\\d{5}(-\\d{4})?$",
+                  "maxLength": 10
+                },
+                "country": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z]{2}$",
+                  "maxLength": 2
+                }
+              }
+            },
+            "phone": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 30
+            },
+            "ncpdp_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[0-9]{7}$",
+              "maxLength": 7
+            },
+            "npi": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[0-9]{10}$",
+              "maxLength": 10
+            },
+            "timezone": {
+              "type": "string",
+              "maxLength": 64
+            },
+            "hours": {
+              "type": "array",
+              "maxItems": 21,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "day",
+                  "opens",
+                  "closes"
+                ],
+                "properties": {
+                  "day": {
+                    "type": "string",
+                    "enum": [
+                      "monday",
+                      "tuesday",
+                      "wednesday",
+                      "thursday",
+                      "friday",
+                      "saturday",
+                      "sunday"
+                    ]
+                  },
+                  "opens": {
+                    "type": "string",
+                    "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                    "maxLength": 5
+                  },
+                  "closes": {
+                    "type": "string",
+                    "pattern": "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                    "maxLength": 5
+                  }
+                }
+              }
+            },
+            "latitude": {
+              "type": "number",
+              "format": "double",
+              "minimum": -90,
+              "maximum": 90
+            },
+            "longitude": {
+              "type": "number",
+              "format": "double",
+              "minimum": -180,
+              "maximum": 180
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getExternalTransfer",
+    "method": "GET",
+    "path": "/v1/external_transfers/{id}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "status",
+            "direction",
+            "patient_token",
+            "from_location",
+            "to_location",
+            "medications",
+            "created_at",
+            "completed_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "pending",
+                "rejected",
+                "completed"
+              ]
+            },
+            "direction": {
+              "type": "string",
+              "enum": [
+                "in",
+                "out"
+              ]
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "from_location": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "external_location_id",
+                "name",
+                "ncpdp_id",
+                "phone",
+                "address"
+              ],
+              "properties": {
+                "external_location_id": {
+                  "oneOf": [
+                    {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                      "maxLength": 64
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "name": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "ncpdp_id": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "pattern": "^[0-9]{7}$",
+                  "maxLength": 7
+                },
+                "phone": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 30
+                },
+                "address": {
+                  "oneOf": [
+                    {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "street1",
+                        "street2",
+                        "city",
+                        "state",
+                        "zip",
+                        "country"
+                      ],
+                      "properties": {
+                        "street1": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "street2": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "maxLength": 255
+                        },
+                        "city": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "state": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z]{2}$",
+                          "maxLength": 2
+                        },
+                        "zip": {
+                          "type": "string",
+                          "pattern": "^\\d{5}(-\\d{4})?$",
+                          "maxLength": 10
+                        },
+                        "country": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z]{2}$",
+                          "maxLength": 2
+                        }
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            "to_location": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "external_location_id",
+                "name",
+                "ncpdp_id",
+                "phone",
+                "address"
+              ],
+              "properties": {
+                "external_location_id": {
+                  "oneOf": [
+                    {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                      "maxLength": 64
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "name": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "ncpdp_id": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "pattern": "^[0-9]{7}$",
+                  "maxLength": 7
+                },
+                "phone": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 30
+                },
+                "address": {
+                  "oneOf": [
+                    {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "street1",
+                        "street2",
+                        "city",
+                        "state",
+                        "zip",
+                        "country"
+                      ],
+                      "properties": {
+                        "street1": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "street2": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "maxLength": 255
+                        },
+                        "city": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "state": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z]{2}$",
+                          "maxLength": 2
+                        },
+                        "zip": {
+                          "type": "string",
+                          "pattern": "^\\d{5}(-\\d{4})?$",
+                          "maxLength": 10
+                        },
+                        "country": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z]{2}$",
+                          "maxLength": 2
+                        }
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            "medications": {
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "medication_name",
+                  "prescription_token",
+                  "status",
+                  "rejection_reason",
+                  "rejection_message"
+                ],
+                "properties": {
+                  "medication_name": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "prescription_token": {
+                    "oneOf": [
+                      {
+                        "type": "string",
+                        "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                        "maxLength": 64
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "pending",
+                      "rejected",
+                      "completed"
+                    ]
+                  },
+                  "rejection_reason": {
+                    "oneOf": [
+                      {
+                        "type": "string",
+                        "enum": [
+                          "RX_DOSAGE_MISMATCH",
+                          "RX_FORMULA_MISMATCH",
+                          "RX_NO_REFILLS",
+                          "RX_NONEXISTANT",
+                          "RX_EXPIRED",
+                          "RX_IS_DAW",
+                          "PATIENT_RECORD_NONEXISTANT",
+                          "PATIENT_CANCELLED_RX",
+                          "PATIENT_INFO_MISMATCH",
+                          "PATIENT_CONTACT_REQUESTED",
+                          "PHARMACY_NO_RESPONSE",
+                          "PHARMACY_DECLINED",
+                          "PRESCRIBER_DECLINED",
+                          "PRESCRIBER_NO_RESPONSE",
+                          "TRANSFER_DUPLICATE",
+                          "TRANSFER_CONTACT_INFO_INCORRECT",
+                          "TRANSFER_OTHER_REASON",
+                          "PATIENT_REQUESTED_QUANTITY_TOO_HIGH"
+                        ]
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "rejection_message": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 1000
+                  }
+                }
+              }
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "completed_at": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getFillRequest",
+    "method": "GET",
+    "path": "/v1/fill_request/{url_token}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "url_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "url_token"
+      ]
+    },
+    "responses": {
+      "202": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "request_id",
+            "status",
+            "created_at",
+            "patient_token",
+            "patient_payment_type",
+            "address_to_name",
+            "address_to_street1",
+            "address_to_city",
+            "address_to_state",
+            "address_to_zip",
+            "address_to_phone",
+            "address_to_email",
+            "patient_survey",
+            "shipping_method"
+          ],
+          "properties": {
+            "request_id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "pending",
+                "triage",
+                "scheduled",
+                "filled",
+                "error",
+                "canceled"
+              ]
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "patient_payment_type": {
+              "type": "string",
+              "enum": [
+                "cash",
+                "insurance"
+              ]
+            },
+            "insurances": {
+              "type": "array",
+              "maxItems": 5,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "allOf": [
+                  {
+                    "anyOf": [
+                      {
+                        "required": [
+                          "insurance_token"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "cardholder_id",
+                          "rx_bin"
+                        ]
+                      }
+                    ]
+                  }
+                ],
+                "properties": {
+                  "insurance_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "cardholder_id": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 64
+                  },
+                  "rx_bin": {
+                    "type": "string",
+                    "minLength": 6,
+                    "maxLength": 6
+                  },
+                  "rx_group": {
+                    "type": "string",
+                    "maxLength": 64
+                  },
+                  "pcn": {
+                    "type": "string",
+                    "maxLength": 64
+                  },
+                  "phone_number": {
+                    "type": "string",
+                    "maxLength": 30
+                  },
+                  "insurance_card_image_url": {
+                    "type": "string",
+                    "format": "uri",
+                    "maxLength": 2048
+                  }
+                }
+              }
+            },
+            "medications": {
+              "type": "array",
+              "maxItems": 50,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "prescription_token"
+                ],
+                "properties": {
+                  "prescription_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  }
+                }
+              }
+            },
+            "otc_products": {
+              "type": "array",
+              "maxItems": 50,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "item",
+                  "quantity"
+                ],
+                "properties": {
+                  "item": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  },
+                  "quantity": {
+                    "type": "integer",
+                    "format": "int32",
+                    "minimum": 1,
+                    "maximum": 1000
+                  }
+                }
+              }
+            },
+            "address_to_name": {
+              "type": "string",
+              "maxLength": 255
+            },
+            "address_to_company": {
+              "type": "string",
+              "maxLength": 255
+            },
+            "address_to_street1": {
+              "type": "string",
+              "maxLength": 255
+            },
+            "address_to_street2": {
+              "type": "string",
+              "maxLength": 255
+            },
+            "address_to_city": {
+              "type": "string",
+              "maxLength": 255
+            },
+            "address_to_state": {
+              "type": "string",
+              "pattern": "^[A-Za-z]{2}$",
+              "maxLength": 2
+            },
+            "address_to_zip": {
+              "type": "string",
+              "pattern": "^\\d{5}(-\\d{4})?$",
+              "maxLength": 10
+            },
+            "address_to_country": {
+              "type": "string",
+              "pattern": "^[A-Za-z]{2}$",
+              "maxLength": 2
+            },
+            "address_to_phone": {
+              "type": "string",
+              "maxLength": 30
+            },
+            "address_to_email": {
+              "type": "string",
+              "format": "email",
+              "maxLength": 254
+            },
+            "patient_survey": {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "allergies": {
+                  "type": "string",
+                  "maxLength": 2000
+                },
+                "medications": {
+                  "type": "string",
+                  "maxLength": 2000
+                },
+                "conditions": {
+                  "type": "string",
+                  "maxLength": 2000
+                },
+                "smoking_frequency": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "drinking_frequency": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "bleeding_clotting_disorder": {
+                  "type": "boolean"
+                },
+                "thyroid_disorder": {
+                  "type": "boolean"
+                },
+                "events": {
+                  "type": "array",
+                  "maxItems": 50,
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "year": {
+                        "type": "string",
+                        "pattern": "^\\d{4}$",
+                        "maxLength": 4
+                      },
+                      "type": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "reason": {
+                        "type": "string",
+                        "maxLength": 1000
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "metadata": {
+              "type": "string",
+              "maxLength": 255
+            },
+            "shipping_method": {
+              "type": "string",
+              "default": "usps_first",
+              "enum": [
+                "usps_priority",
+                "usps_first",
+                "usps_priority_express",
+                "fedex_ground",
+                "fedex_standard_overnight",
+                "fedex_priority_overnight"
+              ]
+            },
+            "signature_confirmation": {
+              "type": "boolean"
+            },
+            "notes": {
+              "type": "string",
+              "maxLength": 2000
+            },
+            "medication_packaging_type": {
+              "type": "string",
+              "enum": [
+                "standard vial",
+                "custom vial",
+                "custom bottle",
+                "single dose pouch",
+                "multi-dose pouches"
+              ]
+            },
+            "is_custom_order": {
+              "type": "boolean"
+            },
+            "packaging_configuration": {
+              "type": "string",
+              "maxLength": 2000
+            },
+            "replacement_order": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "check_in": {
+              "type": "boolean"
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getInsurance",
+    "method": "GET",
+    "path": "/v1/insurance/{insurance_token}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "insurance_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "insurance_token"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "insurance_token",
+            "patient_token",
+            "cardholder_id",
+            "rx_bin",
+            "rx_group",
+            "pcn",
+            "phone_number",
+            "insurance_card_image_url",
+            "created_at"
+          ],
+          "properties": {
+            "insurance_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "cardholder_id": {
+              "type": "string",
+              "pattern": "^\\*+[^*]{0,4}$",
+              "minLength": 1,
+              "maxLength": 64
+            },
+            "rx_bin": {
+              "type": "string",
+              "minLength": 6,
+              "maxLength": 6
+            },
+            "rx_group": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 64
+            },
+            "pcn": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 64
+            },
+            "phone_number": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 30
+            },
+            "insurance_card_image_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "uri",
+              "maxLength": 2048
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getMedia",
+    "method": "GET",
+    "path": "/v1/media/{id}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+          "maxLength": 36
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "image/png",
+        "schema": {
+          "type": "string",
+          "format": "binary",
+          "maxLength": 10485760
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getMediaSignedUrl",
+    "method": "GET",
+    "path": "/v2/media/{id}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+          "maxLength": 36
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "url",
+            "expires_at",
+            "content_type"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "url": {
+              "type": "string",
+              "format": "uri",
+              "maxLength": 4096
+            },
+            "expires_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "content_type": {
+              "type": "string",
+              "enum": [
+                "image/png",
+                "image/jpeg",
+                "application/pdf"
+              ]
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
     "operationId": "getOpenApiDocument",
     "method": "GET",
     "path": "/v1/open-api/api.yml",
@@ -1067,6 +9296,391 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "schema": {
           "type": "string",
           "maxLength": 10000000
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getOrder",
+    "method": "GET",
+    "path": "/v1/order/{token}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "token"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "order_token",
+            "request_id",
+            "patient_token",
+            "status",
+            "date_filled",
+            "medications",
+            "otc_products",
+            "carrier",
+            "tracking_number",
+            "tracking_url",
+            "shipping_method",
+            "metadata",
+            "created_at"
+          ],
+          "properties": {
+            "order_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "request_id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "pending_shipment",
+                "shipped",
+                "delivered",
+                "returned",
+                "canceled"
+              ]
+            },
+            "date_filled": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "medications": {
+              "type": "array",
+              "maxItems": 50,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "medication_name",
+                  "dispensed_medication_name",
+                  "requested_medication_name",
+                  "days_supply",
+                  "quantity",
+                  "fill_number",
+                  "rx_number",
+                  "total_refills_allowed",
+                  "prescription_token",
+                  "medication_token",
+                  "dispensed_ndc",
+                  "remaining_refills"
+                ],
+                "properties": {
+                  "medication_name": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "dispensed_medication_name": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "requested_medication_name": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "days_supply": {
+                    "type": "integer",
+                    "format": "int32",
+                    "minimum": 0,
+                    "maximum": 3650
+                  },
+                  "quantity": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 1000000
+                  },
+                  "fill_number": {
+                    "type": "integer",
+                    "format": "int32",
+                    "minimum": 0,
+                    "maximum": 1000
+                  },
+                  "rx_number": {
+                    "type": "string",
+                    "maxLength": 64
+                  },
+                  "total_refills_allowed": {
+                    "type": "integer",
+                    "format": "int32",
+                    "minimum": 0,
+                    "maximum": 1000
+                  },
+                  "prescription_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "medication_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "dispensed_ndc": {
+                    "type": "string",
+                    "maxLength": 20
+                  },
+                  "remaining_refills": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "total_remaining_refills",
+                      "total_quantity_remaining"
+                    ],
+                    "properties": {
+                      "total_remaining_refills": {
+                        "type": "integer",
+                        "format": "int32",
+                        "minimum": 0,
+                        "maximum": 1000
+                      },
+                      "total_quantity_remaining": {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 1000000
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "otc_products": {
+              "type": "array",
+              "maxItems": 50,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "item",
+                  "quantity"
+                ],
+                "properties": {
+                  "item": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  },
+                  "quantity": {
+                    "type": "integer",
+                    "format": "int32",
+                    "minimum": 1,
+                    "maximum": 1000
+                  }
+                }
+              }
+            },
+            "carrier": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 50
+            },
+            "tracking_number": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 100
+            },
+            "tracking_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "uri",
+              "maxLength": 2048
+            },
+            "shipping_method": {
+              "type": "string",
+              "default": "usps_first",
+              "enum": [
+                "usps_priority",
+                "usps_first",
+                "usps_priority_express",
+                "fedex_ground",
+                "fedex_standard_overnight",
+                "fedex_priority_overnight"
+              ]
+            },
+            "metadata": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
         }
       },
       "500": {
@@ -1378,6 +9992,4769 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
             "message": {
               "type": "string",
               "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getPharmacyCoverage",
+    "method": "GET",
+    "path": "/v1/pharmacy-coverage",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "ship_to_state": {
+          "type": "string",
+          "minLength": 2,
+          "maxLength": 2
+        },
+        "bin": {
+          "type": "string",
+          "pattern": "^[0-9]{6}$",
+          "maxLength": 6
+        },
+        "pcn": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 64
+        },
+        "group_number": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "ship_to_state",
+        "bin"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "pharmacy_name",
+            "ncpdp_id",
+            "npi",
+            "address",
+            "phone",
+            "fax",
+            "ships_to_states",
+            "in_network"
+          ],
+          "properties": {
+            "pharmacy_name": {
+              "type": "string",
+              "maxLength": 255
+            },
+            "ncpdp_id": {
+              "type": "string",
+              "pattern": "^[0-9]{7}$",
+              "maxLength": 7
+            },
+            "npi": {
+              "type": "string",
+              "pattern": "^[0-9]{10}$",
+              "maxLength": 10
+            },
+            "address": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "street1",
+                "street2",
+                "city",
+                "state",
+                "zip",
+                "country"
+              ],
+              "properties": {
+                "street1": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "street2": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "city": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "state": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z]{2}$",
+                  "maxLength": 2
+                },
+                "zip": {
+                  "type": "string",
+                  "pattern": "^\\d{5}(-\\d{4})?$",
+                  "maxLength": 10
+                },
+                "country": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z]{2}$",
+                  "maxLength": 2
+                }
+              }
+            },
+            "phone": {
+              "type": "string",
+              "maxLength": 30
+            },
+            "fax": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 30
+            },
+            "ships_to_states": {
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 60,
+              "uniqueItems": true,
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Za-z]{2}$",
+                "maxLength": 2
+              }
+            },
+            "in_network": {
+              "type": "boolean"
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getPrescriber",
+    "method": "GET",
+    "path": "/v1/prescriber/{prescriber_token}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "prescriber_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "prescriber_token"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "prescriber_token",
+            "first_name",
+            "last_name",
+            "npi",
+            "dea_number",
+            "address",
+            "phone",
+            "fax",
+            "created_at"
+          ],
+          "properties": {
+            "prescriber_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "first_name": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "last_name": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "npi": {
+              "type": "string",
+              "pattern": "^[0-9]{10}$",
+              "maxLength": 10
+            },
+            "dea_number": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z][A-Za-z9][0-9]{7}$",
+              "maxLength": 9
+            },
+            "address": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "name",
+                "company",
+                "street1",
+                "street2",
+                "city",
+                "state",
+                "zip",
+                "country",
+                "phone",
+                "email"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "company": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "street1": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "street2": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "city": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "state": {
+                  "type": "string",
+                  "maxLength": 2
+                },
+                "zip": {
+                  "type": "string",
+                  "maxLength": 10
+                },
+                "country": {
+                  "type": "string",
+                  "maxLength": 2
+                },
+                "phone": {
+                  "type": "string",
+                  "maxLength": 30
+                },
+                "email": {
+                  "type": "string",
+                  "maxLength": 254
+                }
+              }
+            },
+            "phone": {
+              "type": "string",
+              "maxLength": 30
+            },
+            "fax": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 30
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getPrescription",
+    "method": "GET",
+    "path": "/v1/prescription/{token}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "token"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "prescription"
+          ],
+          "properties": {
+            "prescription": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "prescription_token",
+                "rx_number",
+                "fillable",
+                "prescribed_brand_name",
+                "prescribed_generic_name",
+                "prescribed_ndc",
+                "prescribed_quantity",
+                "prescribed_written_name",
+                "prescribed_drug_strength",
+                "prescribed_quantity_unit",
+                "original_prescribed_ndc",
+                "medication_sig",
+                "days_supply",
+                "date_written",
+                "expiration_date",
+                "date_filled_utc",
+                "last_filled_date",
+                "refills_remaining",
+                "quantity_remaining",
+                "number_of_refills_allowed",
+                "is_refill",
+                "is_daw",
+                "dea_schedule",
+                "origin",
+                "prescriber",
+                "prescriber_npi",
+                "prescriber_order_number",
+                "notes",
+                "prescriber_address",
+                "icd_codes",
+                "formulary",
+                "current_rx_status_text"
+              ],
+              "properties": {
+                "prescription_token": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                  "maxLength": 64
+                },
+                "rx_number": {
+                  "type": "string",
+                  "maxLength": 30
+                },
+                "fillable": {
+                  "type": "boolean"
+                },
+                "prescribed_brand_name": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "prescribed_generic_name": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "prescribed_ndc": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 20
+                },
+                "prescribed_quantity": {
+                  "type": [
+                    "integer",
+                    "null"
+                  ],
+                  "format": "int32",
+                  "minimum": 0,
+                  "maximum": 100000
+                },
+                "prescribed_written_name": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "prescribed_drug_strength": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 100
+                },
+                "prescribed_quantity_unit": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 30
+                },
+                "original_prescribed_ndc": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 20
+                },
+                "medication_sig": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 1000
+                },
+                "days_supply": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 10
+                },
+                "date_written": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "format": "date-time",
+                  "maxLength": 30
+                },
+                "expiration_date": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "format": "date-time",
+                  "maxLength": 30
+                },
+                "date_filled_utc": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "format": "date-time",
+                  "maxLength": 30
+                },
+                "last_filled_date": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "format": "date-time",
+                  "maxLength": 30
+                },
+                "refills_remaining": {
+                  "type": "integer",
+                  "format": "int32",
+                  "minimum": 0,
+                  "maximum": 99
+                },
+                "quantity_remaining": {
+                  "type": "integer",
+                  "format": "int32",
+                  "minimum": 0,
+                  "maximum": 100000
+                },
+                "number_of_refills_allowed": {
+                  "type": "integer",
+                  "format": "int32",
+                  "minimum": 0,
+                  "maximum": 99
+                },
+                "is_refill": {
+                  "type": "boolean"
+                },
+                "is_daw": {
+                  "type": [
+                    "boolean",
+                    "null"
+                  ]
+                },
+                "dea_schedule": {
+                  "type": "integer",
+                  "format": "int32",
+                  "minimum": 0,
+                  "maximum": 5
+                },
+                "origin": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 50
+                },
+                "prescriber": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "prescriber_npi": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 10
+                },
+                "prescriber_order_number": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 64
+                },
+                "notes": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 2000
+                },
+                "prescriber_address": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "name",
+                    "company",
+                    "street1",
+                    "street2",
+                    "city",
+                    "state",
+                    "zip",
+                    "country",
+                    "phone",
+                    "email"
+                  ],
+                  "properties": {
+                    "name": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "company": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 255
+                    },
+                    "street1": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "street2": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 255
+                    },
+                    "city": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "state": {
+                      "type": "string",
+                      "maxLength": 2
+                    },
+                    "zip": {
+                      "type": "string",
+                      "maxLength": 10
+                    },
+                    "country": {
+                      "type": "string",
+                      "maxLength": 2
+                    },
+                    "phone": {
+                      "type": "string",
+                      "maxLength": 30
+                    },
+                    "email": {
+                      "type": "string",
+                      "maxLength": 254
+                    }
+                  }
+                },
+                "icd_codes": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "icd10",
+                    "icd9"
+                  ],
+                  "properties": {
+                    "icd10": {
+                      "type": "array",
+                      "maxItems": 50,
+                      "items": {
+                        "type": "string",
+                        "maxLength": 10
+                      }
+                    },
+                    "icd9": {
+                      "type": "array",
+                      "maxItems": 50,
+                      "items": {
+                        "type": "string",
+                        "maxLength": 10
+                      }
+                    }
+                  }
+                },
+                "formulary": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "on_formulary",
+                    "formulary_ndc"
+                  ],
+                  "properties": {
+                    "on_formulary": {
+                      "type": "boolean"
+                    },
+                    "formulary_ndc": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 20
+                    }
+                  }
+                },
+                "current_rx_status_text": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "enum": [
+                        "Active",
+                        "On Hold",
+                        "Transferred",
+                        "Expired",
+                        "Inactive"
+                      ]
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getSameDayDelivery",
+    "method": "GET",
+    "path": "/v1/same_day_delivery/{id}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "status",
+            "status_reason",
+            "patient_token",
+            "prescription_tokens",
+            "fill_request_id",
+            "address",
+            "phone",
+            "delivery_window",
+            "pickup_location",
+            "courier",
+            "tracking_url",
+            "eta",
+            "delivered_at",
+            "notes",
+            "metadata",
+            "created_at",
+            "updated_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "PENDING",
+                "FAILED",
+                "AWAITING_PICKUP",
+                "IN_TRANSIT",
+                "DELIVERED",
+                "CANCELED",
+                "INCOMPLETE"
+              ]
+            },
+            "status_reason": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "prescription_tokens": {
+              "type": "array",
+              "maxItems": 20,
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                "maxLength": 64
+              }
+            },
+            "fill_request_id": {
+              "oneOf": [
+                {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                  "maxLength": 64
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "address": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "name",
+                "company",
+                "street1",
+                "street2",
+                "city",
+                "state",
+                "zip"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "company": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "street1": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "street2": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 255
+                },
+                "city": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "state": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z]{2}$",
+                  "maxLength": 2
+                },
+                "zip": {
+                  "type": "string",
+                  "pattern": "^\\d{5}(-\\d{4})?$",
+                  "maxLength": 10
+                }
+              }
+            },
+            "phone": {
+              "type": "string",
+              "maxLength": 30
+            },
+            "delivery_window": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "start",
+                "end"
+              ],
+              "properties": {
+                "start": {
+                  "type": "string",
+                  "format": "date-time",
+                  "maxLength": 30
+                },
+                "end": {
+                  "type": "string",
+                  "format": "date-time",
+                  "maxLength": 30
+                }
+              }
+            },
+            "pickup_location": {
+              "oneOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id",
+                    "name",
+                    "type",
+                    "address",
+                    "phone",
+                    "ncpdp_id",
+                    "npi",
+                    "timezone",
+                    "hours",
+                    "latitude",
+                    "longitude"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                      "maxLength": 64
+                    },
+                    "name": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "pharmacy",
+                        "clinic",
+                        "lab",
+                        "pickup_point"
+                      ]
+                    },
+                    "address": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "street1",
+                        "street2",
+                        "city",
+                        "state",
+                        "zip",
+                        "country"
+                      ],
+                      "properties": {
+                        "street1": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "street2": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "maxLength": 255
+                        },
+                        "city": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "state": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z]{2}$",
+                          "maxLength": 2
+                        },
+                        "zip": {
+                          "type": "string",
+                          "pattern": "^\\d{5}(-\\d{4})?$",
+                          "maxLength": 10
+                        },
+                        "country": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z]{2}$",
+                          "maxLength": 2
+                        }
+                      }
+                    },
+                    "phone": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 30
+                    },
+                    "ncpdp_id": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "pattern": "^[0-9]{7}$",
+                      "maxLength": 7
+                    },
+                    "npi": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "pattern": "^[0-9]{10}$",
+                      "maxLength": 10
+                    },
+                    "timezone": {
+                      "type": "string",
+                      "maxLength": 64
+                    },
+                    "hours": {
+                      "type": "array",
+                      "maxItems": 21,
+                      "items": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "day",
+                          "opens",
+                          "closes"
+                        ],
+                        "properties": {
+                          "day": {
+                            "type": "string",
+                            "enum": [
+                              "monday",
+                              "tuesday",
+                              "wednesday",
+                              "thursday",
+                              "friday",
+                              "saturday",
+                              "sunday"
+                            ]
+                          },
+                          "opens": {
+                            "type": "string",
+                            "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                            "maxLength": 5
+                          },
+                          "closes": {
+                            "type": "string",
+                            "pattern": "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "maxLength": 5
+                          }
+                        }
+                      }
+                    },
+                    "latitude": {
+                      "type": "number",
+                      "format": "double",
+                      "minimum": -90,
+                      "maximum": 90
+                    },
+                    "longitude": {
+                      "type": "number",
+                      "format": "double",
+                      "minimum": -180,
+                      "maximum": 180
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "courier": {
+              "oneOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "company",
+                    "name",
+                    "phone"
+                  ],
+                  "properties": {
+                    "company": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "name": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 255
+                    },
+                    "phone": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 30
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "tracking_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "uri",
+              "maxLength": 2048
+            },
+            "eta": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "delivered_at": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "notes": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000
+            },
+            "metadata": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "updated_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getScheduledFillRequest",
+    "method": "GET",
+    "path": "/scheduled-fill-requests",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$",
+          "maxLength": 36
+        },
+        "original_fill_request_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "original_fill_request_token",
+            "scheduled_for",
+            "status",
+            "reason",
+            "created_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "original_fill_request_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "scheduled_for": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "scheduled",
+                "submitted",
+                "canceled"
+              ]
+            },
+            "reason": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getTransferRequest",
+    "method": "GET",
+    "path": "/v1/transfer_request/{token}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": [
+        "token"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "created_at",
+              "url_token",
+              "status",
+              "cancel_reason",
+              "cancel_reason_other",
+              "pharmacy_name",
+              "pharmacy_phone",
+              "prescriber_name",
+              "prescriber_phone",
+              "notes",
+              "metadata",
+              "messages",
+              "transfer_medications"
+            ],
+            "properties": {
+              "created_at": {
+                "type": "string",
+                "format": "date-time",
+                "maxLength": 30
+              },
+              "url_token": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                "maxLength": 64
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "pending",
+                  "rejected",
+                  "completed"
+                ]
+              },
+              "cancel_reason": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "RX_DOSAGE_MISMATCH",
+                      "RX_FORMULA_MISMATCH",
+                      "RX_NO_REFILLS",
+                      "RX_NONEXISTANT",
+                      "RX_EXPIRED",
+                      "RX_IS_DAW",
+                      "PATIENT_RECORD_NONEXISTANT",
+                      "PATIENT_CANCELLED_RX",
+                      "PATIENT_INFO_MISMATCH",
+                      "PATIENT_CONTACT_REQUESTED",
+                      "PHARMACY_NO_RESPONSE",
+                      "PHARMACY_DECLINED",
+                      "PRESCRIBER_DECLINED",
+                      "PRESCRIBER_NO_RESPONSE",
+                      "TRANSFER_DUPLICATE",
+                      "TRANSFER_CONTACT_INFO_INCORRECT",
+                      "TRANSFER_OTHER_REASON",
+                      "PATIENT_REQUESTED_QUANTITY_TOO_HIGH"
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "cancel_reason_other": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 1000
+              },
+              "pharmacy_name": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 255
+              },
+              "pharmacy_phone": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 30
+              },
+              "prescriber_name": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 255
+              },
+              "prescriber_phone": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 30
+              },
+              "notes": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 2000
+              },
+              "metadata": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 255
+              },
+              "messages": {
+                "type": "array",
+                "maxItems": 500,
+                "items": {
+                  "type": "string",
+                  "maxLength": 2000
+                }
+              },
+              "transfer_medications": {
+                "type": "array",
+                "maxItems": 200,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "url_token",
+                    "rejection_reason",
+                    "rejection_reason_other",
+                    "medication_name",
+                    "prescription"
+                  ],
+                  "properties": {
+                    "url_token": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                      "maxLength": 64
+                    },
+                    "rejection_reason": {
+                      "anyOf": [
+                        {
+                          "type": "string",
+                          "enum": [
+                            "RX_DOSAGE_MISMATCH",
+                            "RX_FORMULA_MISMATCH",
+                            "RX_NO_REFILLS",
+                            "RX_NONEXISTANT",
+                            "RX_EXPIRED",
+                            "RX_IS_DAW",
+                            "PATIENT_RECORD_NONEXISTANT",
+                            "PATIENT_CANCELLED_RX",
+                            "PATIENT_INFO_MISMATCH",
+                            "PATIENT_CONTACT_REQUESTED",
+                            "PHARMACY_NO_RESPONSE",
+                            "PHARMACY_DECLINED",
+                            "PRESCRIBER_DECLINED",
+                            "PRESCRIBER_NO_RESPONSE",
+                            "TRANSFER_DUPLICATE",
+                            "TRANSFER_CONTACT_INFO_INCORRECT",
+                            "TRANSFER_OTHER_REASON",
+                            "PATIENT_REQUESTED_QUANTITY_TOO_HIGH"
+                          ]
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    },
+                    "rejection_reason_other": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 1000
+                    },
+                    "medication_name": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "prescription": {
+                      "anyOf": [
+                        {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "url_token",
+                            "medication_name",
+                            "prescription_date",
+                            "prescriber",
+                            "last_filled_date",
+                            "days_supply",
+                            "num_refills_remaining",
+                            "num_refills_filled",
+                            "prescribed_quantity",
+                            "prescribed_written_name",
+                            "prescribed_generic_name"
+                          ],
+                          "properties": {
+                            "url_token": {
+                              "type": "string",
+                              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                              "maxLength": 64
+                            },
+                            "medication_name": {
+                              "type": "string",
+                              "maxLength": 255
+                            },
+                            "prescription_date": {
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "format": "date-time",
+                              "maxLength": 30
+                            },
+                            "prescriber": {
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "maxLength": 255
+                            },
+                            "last_filled_date": {
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "format": "date-time",
+                              "maxLength": 30
+                            },
+                            "days_supply": {
+                              "type": "string",
+                              "maxLength": 10
+                            },
+                            "num_refills_remaining": {
+                              "type": "integer",
+                              "format": "int32",
+                              "minimum": 0,
+                              "maximum": 99
+                            },
+                            "num_refills_filled": {
+                              "type": "string",
+                              "maxLength": 10
+                            },
+                            "prescribed_quantity": {
+                              "type": "integer",
+                              "format": "int32",
+                              "minimum": 0,
+                              "maximum": 100000
+                            },
+                            "prescribed_written_name": {
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "maxLength": 255
+                            },
+                            "prescribed_generic_name": {
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "maxLength": 255
+                            }
+                          }
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listAutoRefills",
+    "method": "GET",
+    "path": "/v1/auto-refill",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        },
+        "next": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 512
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results",
+            "next_page_token"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "prescription_token",
+                  "patient_token",
+                  "status",
+                  "interval_days",
+                  "next_fill_date",
+                  "shipping_method",
+                  "metadata",
+                  "last_fill_request_id",
+                  "created_at",
+                  "canceled_at"
+                ],
+                "properties": {
+                  "prescription_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "patient_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "active",
+                      "canceled"
+                    ]
+                  },
+                  "interval_days": {
+                    "type": "integer",
+                    "format": "int32",
+                    "minimum": 1,
+                    "maximum": 365
+                  },
+                  "next_fill_date": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "pattern": "^\\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$",
+                    "maxLength": 8
+                  },
+                  "shipping_method": {
+                    "type": "string",
+                    "default": "usps_first",
+                    "enum": [
+                      "usps_priority",
+                      "usps_first",
+                      "usps_priority_express",
+                      "fedex_ground",
+                      "fedex_standard_overnight",
+                      "fedex_priority_overnight"
+                    ]
+                  },
+                  "metadata": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 255
+                  },
+                  "last_fill_request_id": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "created_at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "canceled_at": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "format": "date-time",
+                    "maxLength": 30
+                  }
+                }
+              }
+            },
+            "next_page_token": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 512
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listConsults",
+    "method": "GET",
+    "path": "/consults/v0",
+    "security": [
+      "BearerJwt"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "program_id": {
+          "type": "string",
+          "pattern": "^[0-9a-fA-F]{24}$",
+          "minLength": 24,
+          "maxLength": 24
+        },
+        "provider_name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 201
+        },
+        "patient_name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 201
+        },
+        "patient_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        },
+        "scheduled": {
+          "type": "boolean"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "pending",
+            "scheduled",
+            "in_progress",
+            "completed",
+            "canceled"
+          ]
+        },
+        "bundled": {
+          "type": "boolean"
+        },
+        "appointment_start_date": {
+          "type": "string",
+          "format": "date-time",
+          "maxLength": 30
+        },
+        "appointment_end_date": {
+          "type": "string",
+          "format": "date-time",
+          "maxLength": 30
+        },
+        "skip": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 0,
+          "maximum": 100000,
+          "default": 0
+        },
+        "page_number": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 10000,
+          "default": 1
+        },
+        "limit": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        },
+        "sort": {
+          "type": "string",
+          "enum": [
+            "created_at",
+            "updated_at",
+            "appointment_start",
+            "status",
+            "patient_name",
+            "provider_name"
+          ],
+          "default": "created_at"
+        },
+        "direction": {
+          "type": "string",
+          "enum": [
+            "asc",
+            "desc"
+          ],
+          "default": "desc"
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results",
+            "total",
+            "offset",
+            "limit"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "program_id",
+                  "status",
+                  "patient_token",
+                  "patient_name",
+                  "provider_id",
+                  "provider_name",
+                  "scheduled",
+                  "bundled",
+                  "state",
+                  "appointment_start",
+                  "appointment_end",
+                  "created_at",
+                  "updated_at"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "pattern": "^[0-9a-fA-F]{24}$",
+                    "minLength": 24,
+                    "maxLength": 24
+                  },
+                  "program_id": {
+                    "type": "string",
+                    "pattern": "^[0-9a-fA-F]{24}$",
+                    "minLength": 24,
+                    "maxLength": 24
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "pending",
+                      "scheduled",
+                      "in_progress",
+                      "completed",
+                      "canceled"
+                    ]
+                  },
+                  "patient_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "patient_name": {
+                    "type": "string",
+                    "maxLength": 201
+                  },
+                  "provider_id": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "pattern": "^[0-9a-fA-F]{24}$",
+                    "maxLength": 24
+                  },
+                  "provider_name": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 201
+                  },
+                  "scheduled": {
+                    "type": "boolean"
+                  },
+                  "bundled": {
+                    "type": "boolean"
+                  },
+                  "state": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "pattern": "^[A-Z]{2}$",
+                    "maxLength": 2
+                  },
+                  "appointment_start": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "appointment_end": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "created_at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "updated_at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  }
+                }
+              }
+            },
+            "total": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 0,
+              "maximum": 2147483647
+            },
+            "offset": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 0,
+              "maximum": 2147483647
+            },
+            "limit": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 1,
+              "maximum": 100
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listDiagnosticKits",
+    "method": "GET",
+    "path": "/diagnostics/v0/kits",
+    "security": [
+      "BearerJwt"
+    ],
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 500,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "name",
+                  "description",
+                  "sample_type",
+                  "test_ids"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "format": "uuid",
+                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                    "maxLength": 36
+                  },
+                  "name": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "description": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 2000
+                  },
+                  "sample_type": {
+                    "type": "string",
+                    "enum": [
+                      "blood",
+                      "saliva",
+                      "urine",
+                      "stool",
+                      "swab"
+                    ]
+                  },
+                  "test_ids": {
+                    "type": "array",
+                    "maxItems": 100,
+                    "items": {
+                      "type": "string",
+                      "format": "uuid",
+                      "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                      "maxLength": 36
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listDiagnosticOrders",
+    "method": "GET",
+    "path": "/diagnostics/v0/orders",
+    "security": [
+      "BearerJwt"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        },
+        "test_id": {
+          "type": "string",
+          "pattern": "^\\$(lt|lte|eq|gte|gt):[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+          "maxLength": 41
+        },
+        "kit_id": {
+          "type": "string",
+          "pattern": "^\\$(lt|lte|eq|gte|gt):[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+          "maxLength": 41
+        },
+        "custom_data_1": {
+          "type": "string",
+          "pattern": "^\\$(lt|lte|eq|gte|gt):[\\s\\S]{1,255}$",
+          "maxLength": 260
+        },
+        "custom_data_2": {
+          "type": "string",
+          "pattern": "^\\$(lt|lte|eq|gte|gt):[\\s\\S]{1,255}$",
+          "maxLength": 260
+        },
+        "custom_data_3": {
+          "type": "string",
+          "pattern": "^\\$(lt|lte|eq|gte|gt):[\\s\\S]{1,255}$",
+          "maxLength": 260
+        },
+        "panels": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 20,
+          "items": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_.-]{1,64}$",
+            "maxLength": 64
+          }
+        },
+        "pageToken": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_=-]{1,512}$",
+          "maxLength": 512
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results",
+            "next_page_token"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "status",
+                  "patient_token",
+                  "test_id",
+                  "kit_id",
+                  "kit_serial",
+                  "panels",
+                  "address",
+                  "physician",
+                  "custom_data_1",
+                  "custom_data_2",
+                  "custom_data_3",
+                  "tracking_numbers",
+                  "created_at",
+                  "updated_at"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "format": "uuid",
+                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                    "maxLength": 36
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "ORDER_SUCCESS",
+                      "SHIPPED",
+                      "IN_TRANSIT",
+                      "DELIVERED_TO_PATIENT",
+                      "SHIPPED_TO_LAB",
+                      "IN_TRANSIT_TO_LAB",
+                      "DELIVERED_TO_LAB",
+                      "LAB_ACCESSED_KIT",
+                      "RESULTS_AVAILABLE"
+                    ]
+                  },
+                  "patient_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "test_id": {
+                    "type": "string",
+                    "format": "uuid",
+                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                    "maxLength": 36
+                  },
+                  "kit_id": {
+                    "type": "string",
+                    "format": "uuid",
+                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                    "maxLength": 36
+                  },
+                  "kit_serial": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                    "maxLength": 64
+                  },
+                  "panels": {
+                    "type": "array",
+                    "maxItems": 50,
+                    "items": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9_.-]{1,64}$",
+                      "maxLength": 64
+                    }
+                  },
+                  "address": {
+                    "anyOf": [
+                      {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "name",
+                          "street1",
+                          "city",
+                          "state",
+                          "zip"
+                        ],
+                        "properties": {
+                          "name": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 255
+                          },
+                          "street1": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 255
+                          },
+                          "street2": {
+                            "type": "string",
+                            "maxLength": 255
+                          },
+                          "city": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 255
+                          },
+                          "state": {
+                            "type": "string",
+                            "pattern": "^[A-Za-z]{2}$",
+                            "maxLength": 2
+                          },
+                          "zip": {
+                            "type": "string",
+                            "pattern": "^\\d{5}(-\\d{4})?$",
+                            "maxLength": 10
+                          },
+                          "country": {
+                            "type": "string",
+                            "pattern": "^[A-Za-z]{2}$",
+                            "maxLength": 2
+                          },
+                          "phone": {
+                            "type": "string",
+                            "maxLength": 30
+                          },
+                          "email": {
+                            "type": "string",
+                            "format": "email",
+                            "maxLength": 254
+                          }
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "physician": {
+                    "anyOf": [
+                      {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "npi",
+                          "first_name",
+                          "last_name"
+                        ],
+                        "properties": {
+                          "npi": {
+                            "type": "string",
+                            "pattern": "^\\d{10}$",
+                            "maxLength": 10
+                          },
+                          "first_name": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 100
+                          },
+                          "last_name": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 100
+                          }
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "custom_data_1": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 255
+                  },
+                  "custom_data_2": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 255
+                  },
+                  "custom_data_3": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 255
+                  },
+                  "tracking_numbers": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "to_patient",
+                      "to_lab"
+                    ],
+                    "properties": {
+                      "to_patient": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 64
+                      },
+                      "to_lab": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 64
+                      }
+                    }
+                  },
+                  "created_at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "updated_at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  }
+                }
+              }
+            },
+            "next_page_token": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z0-9_=-]{1,512}$",
+              "maxLength": 512
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listDiagnosticTests",
+    "method": "GET",
+    "path": "/diagnostics/v0/tests",
+    "security": [
+      "BearerJwt"
+    ],
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 500,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "name",
+                  "description",
+                  "kit_id",
+                  "sample_type",
+                  "panels",
+                  "requires_physician_approval"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "format": "uuid",
+                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                    "maxLength": 36
+                  },
+                  "name": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "description": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 2000
+                  },
+                  "kit_id": {
+                    "type": "string",
+                    "format": "uuid",
+                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                    "maxLength": 36
+                  },
+                  "sample_type": {
+                    "type": "string",
+                    "enum": [
+                      "blood",
+                      "saliva",
+                      "urine",
+                      "stool",
+                      "swab"
+                    ]
+                  },
+                  "panels": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 50,
+                    "items": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "code",
+                        "name"
+                      ],
+                      "properties": {
+                        "code": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z0-9_.-]{1,64}$",
+                          "maxLength": 64
+                        },
+                        "name": {
+                          "type": "string",
+                          "maxLength": 255
+                        }
+                      }
+                    }
+                  },
+                  "requires_physician_approval": {
+                    "type": "boolean"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listExternalLocations",
+    "method": "GET",
+    "path": "/v1/external_locations",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "zip": {
+          "type": "string",
+          "pattern": "^\\d{5}(-\\d{4})?$",
+          "maxLength": 10
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "pharmacy",
+            "clinic",
+            "lab",
+            "pickup_point"
+          ]
+        },
+        "limit": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        },
+        "next_page_token": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 512
+        }
+      },
+      "required": [
+        "zip"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results",
+            "next_page_token"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "name",
+                  "type",
+                  "address",
+                  "phone",
+                  "ncpdp_id",
+                  "npi",
+                  "timezone",
+                  "hours",
+                  "latitude",
+                  "longitude"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "name": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "pharmacy",
+                      "clinic",
+                      "lab",
+                      "pickup_point"
+                    ]
+                  },
+                  "address": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "street1",
+                      "street2",
+                      "city",
+                      "state",
+                      "zip",
+                      "country"
+                    ],
+                    "properties": {
+                      "street1": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "street2": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 255
+                      },
+                      "city": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "state": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z]{2}$",
+                        "maxLength": 2
+                      },
+                      "zip": {
+                        "type": "string",
+                        "pattern": "^\\d{5}(-\\d{4})?$",
+                        "maxLength": 10
+                      },
+                      "country": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z]{2}$",
+                        "maxLength": 2
+                      }
+                    }
+                  },
+                  "phone": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 30
+                  },
+                  "ncpdp_id": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "pattern": "^[0-9]{7}$",
+                    "maxLength": 7
+                  },
+                  "npi": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "pattern": "^[0-9]{10}$",
+                    "maxLength": 10
+                  },
+                  "timezone": {
+                    "type": "string",
+                    "maxLength": 64
+                  },
+                  "hours": {
+                    "type": "array",
+                    "maxItems": 21,
+                    "items": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "day",
+                        "opens",
+                        "closes"
+                      ],
+                      "properties": {
+                        "day": {
+                          "type": "string",
+                          "enum": [
+                            "monday",
+                            "tuesday",
+                            "wednesday",
+                            "thursday",
+                            "friday",
+                            "saturday",
+                            "sunday"
+                          ]
+                        },
+                        "opens": {
+                          "type": "string",
+                          "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                          "maxLength": 5
+                        },
+                        "closes": {
+                          "type": "string",
+                          "pattern": "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                          "maxLength": 5
+                        }
+                      }
+                    }
+                  },
+                  "latitude": {
+                    "type": "number",
+                    "format": "double",
+                    "minimum": -90,
+                    "maximum": 90
+                  },
+                  "longitude": {
+                    "type": "number",
+                    "format": "double",
+                    "minimum": -180,
+                    "maximum": 180
+                  }
+                }
+              }
+            },
+            "next_page_token": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 512
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listFillRequests",
+    "method": "GET",
+    "path": "/v1/fill_requests",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "created_at": {
+          "type": "string",
+          "pattern": "^\\$(lt|gt|lte|gte|eq):\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2}))?$",
+          "maxLength": 50
+        },
+        "limit": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        },
+        "next": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 512
+        },
+        "metadata": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results",
+            "next_page_token"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "request_id",
+                  "patient_token",
+                  "status",
+                  "metadata",
+                  "shipping_method",
+                  "created_at",
+                  "order_token"
+                ],
+                "properties": {
+                  "request_id": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "patient_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "pending",
+                      "triage",
+                      "scheduled",
+                      "filled",
+                      "error",
+                      "canceled"
+                    ]
+                  },
+                  "metadata": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 255
+                  },
+                  "shipping_method": {
+                    "type": "string",
+                    "default": "usps_first",
+                    "enum": [
+                      "usps_priority",
+                      "usps_first",
+                      "usps_priority_express",
+                      "fedex_ground",
+                      "fedex_standard_overnight",
+                      "fedex_priority_overnight"
+                    ]
+                  },
+                  "created_at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "order_token": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  }
+                }
+              }
+            },
+            "next_page_token": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 512
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listNearbySameDayPickupLocations",
+    "method": "GET",
+    "path": "/v1/nearby_same_day_pickup_locations",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "street1": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "street2": {
+          "type": "string",
+          "maxLength": 255
+        },
+        "city": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "state": {
+          "type": "string",
+          "pattern": "^[A-Za-z]{2}$",
+          "maxLength": 2
+        },
+        "zip": {
+          "type": "string",
+          "pattern": "^\\d{5}(-\\d{4})?$",
+          "maxLength": 10
+        },
+        "radius_miles": {
+          "type": "number",
+          "minimum": 1,
+          "maximum": 50,
+          "default": 10
+        }
+      },
+      "required": [
+        "street1",
+        "city",
+        "state",
+        "zip"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 50,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "location",
+                  "distance_miles"
+                ],
+                "properties": {
+                  "location": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id",
+                      "name",
+                      "type",
+                      "address",
+                      "phone",
+                      "ncpdp_id",
+                      "npi",
+                      "timezone",
+                      "hours",
+                      "latitude",
+                      "longitude"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                        "maxLength": 64
+                      },
+                      "name": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "type": {
+                        "type": "string",
+                        "enum": [
+                          "pharmacy",
+                          "clinic",
+                          "lab",
+                          "pickup_point"
+                        ]
+                      },
+                      "address": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "street1",
+                          "street2",
+                          "city",
+                          "state",
+                          "zip",
+                          "country"
+                        ],
+                        "properties": {
+                          "street1": {
+                            "type": "string",
+                            "maxLength": 255
+                          },
+                          "street2": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 255
+                          },
+                          "city": {
+                            "type": "string",
+                            "maxLength": 255
+                          },
+                          "state": {
+                            "type": "string",
+                            "pattern": "^[A-Za-z]{2}$",
+                            "maxLength": 2
+                          },
+                          "zip": {
+                            "type": "string",
+                            "pattern": "^\\d{5}(-\\d{4})?$",
+                            "maxLength": 10
+                          },
+                          "country": {
+                            "type": "string",
+                            "pattern": "^[A-Za-z]{2}$",
+                            "maxLength": 2
+                          }
+                        }
+                      },
+                      "phone": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 30
+                      },
+                      "ncpdp_id": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "pattern": "^[0-9]{7}$",
+                        "maxLength": 7
+                      },
+                      "npi": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "pattern": "^[0-9]{10}$",
+                        "maxLength": 10
+                      },
+                      "timezone": {
+                        "type": "string",
+                        "maxLength": 64
+                      },
+                      "hours": {
+                        "type": "array",
+                        "maxItems": 21,
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "day",
+                            "opens",
+                            "closes"
+                          ],
+                          "properties": {
+                            "day": {
+                              "type": "string",
+                              "enum": [
+                                "monday",
+                                "tuesday",
+                                "wednesday",
+                                "thursday",
+                                "friday",
+                                "saturday",
+                                "sunday"
+                              ]
+                            },
+                            "opens": {
+                              "type": "string",
+                              "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                              "maxLength": 5
+                            },
+                            "closes": {
+                              "type": "string",
+                              "pattern": "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                              "maxLength": 5
+                            }
+                          }
+                        }
+                      },
+                      "latitude": {
+                        "type": "number",
+                        "format": "double",
+                        "minimum": -90,
+                        "maximum": 90
+                      },
+                      "longitude": {
+                        "type": "number",
+                        "format": "double",
+                        "minimum": -180,
+                        "maximum": 180
+                      }
+                    }
+                  },
+                  "distance_miles": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 50
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
             }
           }
         }
@@ -1739,6 +15116,11948 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listSameDayDeliveries",
+    "method": "GET",
+    "path": "/v1/same_day_delivery",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "next_page_token": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 512
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "PENDING",
+            "FAILED",
+            "AWAITING_PICKUP",
+            "IN_TRANSIT",
+            "DELIVERED",
+            "CANCELED",
+            "INCOMPLETE"
+          ]
+        },
+        "limit": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 1000,
+          "default": 20
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results",
+            "next_page_token"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 1000,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "status",
+                  "status_reason",
+                  "patient_token",
+                  "prescription_tokens",
+                  "fill_request_id",
+                  "address",
+                  "phone",
+                  "delivery_window",
+                  "pickup_location",
+                  "courier",
+                  "tracking_url",
+                  "eta",
+                  "delivered_at",
+                  "notes",
+                  "metadata",
+                  "created_at",
+                  "updated_at"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "PENDING",
+                      "FAILED",
+                      "AWAITING_PICKUP",
+                      "IN_TRANSIT",
+                      "DELIVERED",
+                      "CANCELED",
+                      "INCOMPLETE"
+                    ]
+                  },
+                  "status_reason": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 1000
+                  },
+                  "patient_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "prescription_tokens": {
+                    "type": "array",
+                    "maxItems": 20,
+                    "items": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                      "maxLength": 64
+                    }
+                  },
+                  "fill_request_id": {
+                    "oneOf": [
+                      {
+                        "type": "string",
+                        "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                        "maxLength": 64
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "address": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "name",
+                      "company",
+                      "street1",
+                      "street2",
+                      "city",
+                      "state",
+                      "zip"
+                    ],
+                    "properties": {
+                      "name": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "company": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 255
+                      },
+                      "street1": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "street2": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 255
+                      },
+                      "city": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "state": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z]{2}$",
+                        "maxLength": 2
+                      },
+                      "zip": {
+                        "type": "string",
+                        "pattern": "^\\d{5}(-\\d{4})?$",
+                        "maxLength": 10
+                      }
+                    }
+                  },
+                  "phone": {
+                    "type": "string",
+                    "maxLength": 30
+                  },
+                  "delivery_window": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "start",
+                      "end"
+                    ],
+                    "properties": {
+                      "start": {
+                        "type": "string",
+                        "format": "date-time",
+                        "maxLength": 30
+                      },
+                      "end": {
+                        "type": "string",
+                        "format": "date-time",
+                        "maxLength": 30
+                      }
+                    }
+                  },
+                  "pickup_location": {
+                    "oneOf": [
+                      {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "id",
+                          "name",
+                          "type",
+                          "address",
+                          "phone",
+                          "ncpdp_id",
+                          "npi",
+                          "timezone",
+                          "hours",
+                          "latitude",
+                          "longitude"
+                        ],
+                        "properties": {
+                          "id": {
+                            "type": "string",
+                            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                            "maxLength": 64
+                          },
+                          "name": {
+                            "type": "string",
+                            "maxLength": 255
+                          },
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "pharmacy",
+                              "clinic",
+                              "lab",
+                              "pickup_point"
+                            ]
+                          },
+                          "address": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "street1",
+                              "street2",
+                              "city",
+                              "state",
+                              "zip",
+                              "country"
+                            ],
+                            "properties": {
+                              "street1": {
+                                "type": "string",
+                                "maxLength": 255
+                              },
+                              "street2": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 255
+                              },
+                              "city": {
+                                "type": "string",
+                                "maxLength": 255
+                              },
+                              "state": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z]{2}$",
+                                "maxLength": 2
+                              },
+                              "zip": {
+                                "type": "string",
+                                "pattern": "^\\d{5}(-\\d{4})?$",
+                                "maxLength": 10
+                              },
+                              "country": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z]{2}$",
+                                "maxLength": 2
+                              }
+                            }
+                          },
+                          "phone": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 30
+                          },
+                          "ncpdp_id": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "pattern": "^[0-9]{7}$",
+                            "maxLength": 7
+                          },
+                          "npi": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "pattern": "^[0-9]{10}$",
+                            "maxLength": 10
+                          },
+                          "timezone": {
+                            "type": "string",
+                            "maxLength": 64
+                          },
+                          "hours": {
+                            "type": "array",
+                            "maxItems": 21,
+                            "items": {
+                              "type": "object",
+                              "additionalProperties": false,
+                              "required": [
+                                "day",
+                                "opens",
+                                "closes"
+                              ],
+                              "properties": {
+                                "day": {
+                                  "type": "string",
+                                  "enum": [
+                                    "monday",
+                                    "tuesday",
+                                    "wednesday",
+                                    "thursday",
+                                    "friday",
+                                    "saturday",
+                                    "sunday"
+                                  ]
+                                },
+                                "opens": {
+                                  "type": "string",
+                                  "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                                  "maxLength": 5
+                                },
+                                "closes": {
+                                  "type": "string",
+                                  "pattern": "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                                  "maxLength": 5
+                                }
+                              }
+                            }
+                          },
+                          "latitude": {
+                            "type": "number",
+                            "format": "double",
+                            "minimum": -90,
+                            "maximum": 90
+                          },
+                          "longitude": {
+                            "type": "number",
+                            "format": "double",
+                            "minimum": -180,
+                            "maximum": 180
+                          }
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "courier": {
+                    "oneOf": [
+                      {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "company",
+                          "name",
+                          "phone"
+                        ],
+                        "properties": {
+                          "company": {
+                            "type": "string",
+                            "maxLength": 255
+                          },
+                          "name": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 255
+                          },
+                          "phone": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 30
+                          }
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "tracking_url": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "format": "uri",
+                    "maxLength": 2048
+                  },
+                  "eta": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "delivered_at": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "notes": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 1000
+                  },
+                  "metadata": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 255
+                  },
+                  "created_at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "updated_at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  }
+                }
+              }
+            },
+            "next_page_token": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 512
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listScheduledActions",
+    "method": "GET",
+    "path": "/scheduled-actions",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        },
+        "nextPageToken": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9+/_-]+={0,2}$",
+          "maxLength": 512
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results",
+            "nextPageToken"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "action_type",
+                  "status",
+                  "scheduled_for",
+                  "resource_token",
+                  "created_at"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "format": "uuid",
+                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$",
+                    "maxLength": 36
+                  },
+                  "action_type": {
+                    "type": "string",
+                    "enum": [
+                      "fill_request",
+                      "auto_refill"
+                    ]
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "scheduled",
+                      "completed",
+                      "canceled",
+                      "failed"
+                    ]
+                  },
+                  "scheduled_for": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "resource_token": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "maxLength": 64
+                  },
+                  "created_at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  }
+                }
+              }
+            },
+            "nextPageToken": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z0-9+/_-]+={0,2}$",
+              "maxLength": 512
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listScheduleSlots",
+    "method": "GET",
+    "path": "/v0/schedule",
+    "security": [
+      "BearerJwt"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "start": {
+          "type": "string",
+          "format": "date-time",
+          "maxLength": 30
+        },
+        "end": {
+          "type": "string",
+          "format": "date-time",
+          "maxLength": 30
+        },
+        "questionnaire": {
+          "type": "string",
+          "pattern": "^[0-9a-fA-F]{24}$",
+          "minLength": 24,
+          "maxLength": 24
+        },
+        "state": {
+          "type": "string",
+          "pattern": "^[A-Z]{2}$",
+          "minLength": 2,
+          "maxLength": 2
+        },
+        "duration": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 5,
+          "maximum": 480
+        }
+      },
+      "required": [
+        "start",
+        "end",
+        "questionnaire",
+        "state"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "slots"
+          ],
+          "properties": {
+            "slots": {
+              "type": "array",
+              "maxItems": 1000,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "start",
+                  "end",
+                  "provider_id",
+                  "provider_name",
+                  "duration"
+                ],
+                "properties": {
+                  "start": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "end": {
+                    "type": "string",
+                    "format": "date-time",
+                    "maxLength": 30
+                  },
+                  "provider_id": {
+                    "type": "string",
+                    "pattern": "^[0-9a-fA-F]{24}$",
+                    "minLength": 24,
+                    "maxLength": 24
+                  },
+                  "provider_name": {
+                    "type": "string",
+                    "maxLength": 201
+                  },
+                  "duration": {
+                    "type": "integer",
+                    "format": "int32",
+                    "minimum": 5,
+                    "maximum": 480
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listSpecialtyPharmacies",
+    "method": "GET",
+    "path": "/v1/specialty_pharmacies",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "prescription_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        },
+        "prescriber_npi": {
+          "type": "string",
+          "pattern": "^[0-9]{10}$",
+          "maxLength": 10
+        },
+        "insurance_token": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        },
+        "bin": {
+          "type": "string",
+          "pattern": "^[0-9]{6}$",
+          "maxLength": 6
+        },
+        "pcn": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 64
+        },
+        "group_number": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 64
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "name",
+                  "ncpdp_id",
+                  "npi",
+                  "address",
+                  "phone",
+                  "fax",
+                  "in_network",
+                  "ships_to_states"
+                ],
+                "properties": {
+                  "name": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "ncpdp_id": {
+                    "type": "string",
+                    "pattern": "^[0-9]{7}$",
+                    "maxLength": 7
+                  },
+                  "npi": {
+                    "type": "string",
+                    "pattern": "^[0-9]{10}$",
+                    "maxLength": 10
+                  },
+                  "address": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "street1",
+                      "street2",
+                      "city",
+                      "state",
+                      "zip",
+                      "country"
+                    ],
+                    "properties": {
+                      "street1": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "street2": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 255
+                      },
+                      "city": {
+                        "type": "string",
+                        "maxLength": 255
+                      },
+                      "state": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z]{2}$",
+                        "maxLength": 2
+                      },
+                      "zip": {
+                        "type": "string",
+                        "pattern": "^\\d{5}(-\\d{4})?$",
+                        "maxLength": 10
+                      },
+                      "country": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z]{2}$",
+                        "maxLength": 2
+                      }
+                    }
+                  },
+                  "phone": {
+                    "type": "string",
+                    "maxLength": 30
+                  },
+                  "fax": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 30
+                  },
+                  "in_network": {
+                    "type": "boolean"
+                  },
+                  "ships_to_states": {
+                    "type": "array",
+                    "maxItems": 60,
+                    "uniqueItems": true,
+                    "items": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z]{2}$",
+                      "maxLength": 2
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listTransferRequests",
+    "method": "GET",
+    "path": "/v1/transfer_request",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "page": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 0,
+          "maximum": 1000000,
+          "default": 0
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "array",
+          "maxItems": 50,
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "created_at",
+              "url_token",
+              "status",
+              "transfer_medications"
+            ],
+            "properties": {
+              "created_at": {
+                "type": "string",
+                "format": "date-time",
+                "maxLength": 30
+              },
+              "url_token": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                "maxLength": 64
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "pending",
+                  "rejected",
+                  "completed"
+                ]
+              },
+              "transfer_medications": {
+                "type": "array",
+                "maxItems": 200,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "url_token",
+                    "medication_name"
+                  ],
+                  "properties": {
+                    "url_token": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                      "maxLength": 64
+                    },
+                    "medication_name": {
+                      "type": "string",
+                      "maxLength": 255
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listWebhookEvents",
+    "method": "GET",
+    "path": "/v1/webhook_events",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "timestamp": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 4,
+          "items": {
+            "type": "string",
+            "pattern": "^(\\$(lt|gt|lte|gte):[0-9]{1,12}|\\$eq:[^\\s&]{1,64})$",
+            "maxLength": 68
+          }
+        },
+        "limit": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 100
+        },
+        "next": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,512}$",
+          "maxLength": 512
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "success",
+            "triage",
+            "pending",
+            "error"
+          ]
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results",
+            "next_page_token"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "payload",
+                  "delivery_data"
+                ],
+                "properties": {
+                  "payload": {
+                    "oneOf": [
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "NOTIFY_RX"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "medication_name",
+                              "prescriber",
+                              "prescription_token",
+                              "patient_token",
+                              "patient_token_duplicates",
+                              "merged_patients",
+                              "location",
+                              "rx_link"
+                            ],
+                            "properties": {
+                              "medication_name": {
+                                "type": "string",
+                                "maxLength": 255
+                              },
+                              "prescriber": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 255
+                              },
+                              "prescription_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "transfer_prescription_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "patient_token_duplicates": {
+                                "type": "array",
+                                "maxItems": 100,
+                                "items": {
+                                  "type": "string",
+                                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                  "maxLength": 64
+                                }
+                              },
+                              "merged_patients": {
+                                "type": "array",
+                                "maxItems": 100,
+                                "items": {
+                                  "type": "string",
+                                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                  "maxLength": 64
+                                }
+                              },
+                              "location": {
+                                "type": "string",
+                                "maxLength": 255
+                              },
+                              "rx_link": {
+                                "type": "string",
+                                "maxLength": 2048
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "oneOf": [
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "TRANSFER"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "success"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "metadata",
+                                  "message",
+                                  "patient_token",
+                                  "medications"
+                                ],
+                                "properties": {
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "medications": {
+                                    "type": "array",
+                                    "minItems": 1,
+                                    "maxItems": 100,
+                                    "items": {
+                                      "type": "object",
+                                      "additionalProperties": false,
+                                      "required": [
+                                        "transfer_medication_token",
+                                        "requested_medication_name",
+                                        "last_filled_date",
+                                        "prescription_token",
+                                        "prescriber",
+                                        "medication_name",
+                                        "medication_sig",
+                                        "num_refills_remaining",
+                                        "quantity",
+                                        "days_supply",
+                                        "dea_schedule"
+                                      ],
+                                      "properties": {
+                                        "transfer_medication_token": {
+                                          "type": "string",
+                                          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                          "maxLength": 64
+                                        },
+                                        "requested_medication_name": {
+                                          "type": "string",
+                                          "maxLength": 255
+                                        },
+                                        "last_filled_date": {
+                                          "type": [
+                                            "string",
+                                            "null"
+                                          ],
+                                          "format": "date-time",
+                                          "maxLength": 30
+                                        },
+                                        "prescription_token": {
+                                          "type": "string",
+                                          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                          "maxLength": 64
+                                        },
+                                        "prescriber": {
+                                          "type": [
+                                            "string",
+                                            "null"
+                                          ],
+                                          "maxLength": 255
+                                        },
+                                        "medication_name": {
+                                          "type": "string",
+                                          "maxLength": 255
+                                        },
+                                        "medication_sig": {
+                                          "type": "string",
+                                          "maxLength": 1000
+                                        },
+                                        "num_refills_remaining": {
+                                          "type": "integer",
+                                          "format": "int32",
+                                          "minimum": 0,
+                                          "maximum": 99
+                                        },
+                                        "quantity": {
+                                          "type": "integer",
+                                          "format": "int32",
+                                          "minimum": 0,
+                                          "maximum": 100000
+                                        },
+                                        "days_supply": {
+                                          "type": "integer",
+                                          "format": "int32",
+                                          "minimum": 0,
+                                          "maximum": 1000
+                                        },
+                                        "dea_schedule": {
+                                          "type": "integer",
+                                          "format": "int32",
+                                          "minimum": 0,
+                                          "maximum": 5
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          },
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "TRANSFER"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "error"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "metadata",
+                                  "message",
+                                  "patient_token",
+                                  "error_code",
+                                  "description"
+                                ],
+                                "properties": {
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "error_code": {
+                                    "type": "string",
+                                    "enum": [
+                                      "RX_DOSAGE_MISMATCH",
+                                      "RX_FORMULA_MISMATCH",
+                                      "RX_NO_REFILLS",
+                                      "RX_NONEXISTANT",
+                                      "RX_EXPIRED",
+                                      "RX_IS_DAW",
+                                      "PATIENT_RECORD_NONEXISTANT",
+                                      "PATIENT_CANCELLED_RX",
+                                      "PATIENT_INFO_MISMATCH",
+                                      "PATIENT_CONTACT_REQUESTED",
+                                      "PHARMACY_NO_RESPONSE",
+                                      "PHARMACY_DECLINED",
+                                      "PRESCRIBER_DECLINED",
+                                      "PRESCRIBER_NO_RESPONSE",
+                                      "TRANSFER_DUPLICATE",
+                                      "TRANSFER_CONTACT_INFO_INCORRECT",
+                                      "TRANSFER_OTHER_REASON",
+                                      "PATIENT_REQUESTED_QUANTITY_TOO_HIGH"
+                                    ]
+                                  },
+                                  "description": {
+                                    "type": "string",
+                                    "maxLength": 255
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      {
+                        "oneOf": [
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "TRANSFER_CONTACT"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "success"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "metadata",
+                                  "message",
+                                  "patient_token",
+                                  "transfer_token",
+                                  "contact_name",
+                                  "contact_method",
+                                  "contact_number"
+                                ],
+                                "properties": {
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "transfer_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "contact_name": {
+                                    "type": "string",
+                                    "maxLength": 255
+                                  },
+                                  "contact_method": {
+                                    "type": "string",
+                                    "enum": [
+                                      "fax",
+                                      "phone"
+                                    ]
+                                  },
+                                  "contact_number": {
+                                    "type": "string",
+                                    "maxLength": 30
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          },
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "TRANSFER_CONTACT"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "error"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "error_code",
+                                  "metadata",
+                                  "transfer_token",
+                                  "message"
+                                ],
+                                "properties": {
+                                  "error_code": {
+                                    "anyOf": [
+                                      {
+                                        "type": "string",
+                                        "enum": [
+                                          "RX_DOSAGE_MISMATCH",
+                                          "RX_FORMULA_MISMATCH",
+                                          "RX_NO_REFILLS",
+                                          "RX_NONEXISTANT",
+                                          "RX_EXPIRED",
+                                          "RX_IS_DAW",
+                                          "PATIENT_RECORD_NONEXISTANT",
+                                          "PATIENT_CANCELLED_RX",
+                                          "PATIENT_INFO_MISMATCH",
+                                          "PATIENT_CONTACT_REQUESTED",
+                                          "PHARMACY_NO_RESPONSE",
+                                          "PHARMACY_DECLINED",
+                                          "PRESCRIBER_DECLINED",
+                                          "PRESCRIBER_NO_RESPONSE",
+                                          "TRANSFER_DUPLICATE",
+                                          "TRANSFER_CONTACT_INFO_INCORRECT",
+                                          "TRANSFER_OTHER_REASON",
+                                          "PATIENT_REQUESTED_QUANTITY_TOO_HIGH"
+                                        ]
+                                      },
+                                      {
+                                        "type": "string",
+                                        "enum": [
+                                          "TRANSFER_NOT_PENDING",
+                                          "CONTACT_METHOD_UNSUPPORTED"
+                                        ]
+                                      }
+                                    ]
+                                  },
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "transfer_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      {
+                        "oneOf": [
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "DIRECT_TRANSFER"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "success"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "metadata",
+                                  "message",
+                                  "patient_token",
+                                  "direct_transfer_token",
+                                  "prescription_token"
+                                ],
+                                "properties": {
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "direct_transfer_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "prescription_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          },
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "DIRECT_TRANSFER"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "error"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "metadata",
+                                  "message",
+                                  "patient_token",
+                                  "direct_transfer_token"
+                                ],
+                                "properties": {
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "direct_transfer_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                            "maxLength": 64
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "ORDER"
+                          },
+                          "status": {
+                            "type": "string",
+                            "enum": [
+                              "success",
+                              "triage",
+                              "pending",
+                              "error"
+                            ]
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "metadata",
+                              "message",
+                              "date_filled",
+                              "medications",
+                              "order_token",
+                              "tracking_url",
+                              "tracking_number",
+                              "carrier",
+                              "patient_token"
+                            ],
+                            "properties": {
+                              "metadata": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 255
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              },
+                              "date_filled": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "format": "date-time",
+                                "maxLength": 30
+                              },
+                              "medications": {
+                                "type": "array",
+                                "maxItems": 100,
+                                "items": {
+                                  "type": "object",
+                                  "additionalProperties": false,
+                                  "required": [
+                                    "medication_name",
+                                    "dispensed_medication_name",
+                                    "requested_medication_name",
+                                    "days_supply",
+                                    "quantity",
+                                    "fill_number",
+                                    "rx_number",
+                                    "total_refills_allowed",
+                                    "prescription_token",
+                                    "medication_token",
+                                    "dispensed_ndc",
+                                    "remaining_refills"
+                                  ],
+                                  "properties": {
+                                    "medication_name": {
+                                      "type": "string",
+                                      "maxLength": 255
+                                    },
+                                    "dispensed_medication_name": {
+                                      "type": "string",
+                                      "maxLength": 255
+                                    },
+                                    "requested_medication_name": {
+                                      "type": "string",
+                                      "maxLength": 255
+                                    },
+                                    "days_supply": {
+                                      "type": "integer",
+                                      "format": "int32",
+                                      "minimum": 0,
+                                      "maximum": 1000
+                                    },
+                                    "quantity": {
+                                      "type": "number",
+                                      "minimum": 0,
+                                      "maximum": 100000
+                                    },
+                                    "fill_number": {
+                                      "type": "integer",
+                                      "format": "int32",
+                                      "minimum": 0,
+                                      "maximum": 100
+                                    },
+                                    "rx_number": {
+                                      "type": "string",
+                                      "maxLength": 50
+                                    },
+                                    "total_refills_allowed": {
+                                      "type": "integer",
+                                      "format": "int32",
+                                      "minimum": 0,
+                                      "maximum": 99
+                                    },
+                                    "prescription_token": {
+                                      "type": "string",
+                                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                      "maxLength": 64
+                                    },
+                                    "medication_token": {
+                                      "type": "string",
+                                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                      "maxLength": 64
+                                    },
+                                    "dispensed_ndc": {
+                                      "type": "string",
+                                      "pattern": "^[0-9-]{10,13}$",
+                                      "maxLength": 13
+                                    },
+                                    "remaining_refills": {
+                                      "type": "object",
+                                      "additionalProperties": false,
+                                      "required": [
+                                        "total_remaining_refills",
+                                        "total_quantity_remaining"
+                                      ],
+                                      "properties": {
+                                        "total_remaining_refills": {
+                                          "type": "integer",
+                                          "format": "int32",
+                                          "minimum": 0,
+                                          "maximum": 99
+                                        },
+                                        "total_quantity_remaining": {
+                                          "type": "number",
+                                          "minimum": 0,
+                                          "maximum": 10000000
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                              },
+                              "order_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "tracking_url": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "format": "uri",
+                                "maxLength": 2048
+                              },
+                              "tracking_number": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 100
+                              },
+                              "carrier": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 50
+                              },
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                            "maxLength": 64
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "SHIPMENT"
+                          },
+                          "status": {
+                            "type": "string",
+                            "enum": [
+                              "success",
+                              "error"
+                            ]
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "metadata",
+                              "status",
+                              "message",
+                              "eta",
+                              "tracking_number",
+                              "tracking_url",
+                              "carrier"
+                            ],
+                            "properties": {
+                              "metadata": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 255
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "LABEL_CREATED",
+                                  "PICKED_UP",
+                                  "IN_TRANSIT",
+                                  "OUT_FOR_DELIVERY",
+                                  "DELIVERED",
+                                  "EXCEPTION",
+                                  "RETURNED"
+                                ]
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              },
+                              "eta": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "format": "date-time",
+                                "maxLength": 30
+                              },
+                              "tracking_number": {
+                                "type": "string",
+                                "maxLength": 100
+                              },
+                              "tracking_url": {
+                                "type": "string",
+                                "format": "uri",
+                                "maxLength": 2048
+                              },
+                              "carrier": {
+                                "type": "string",
+                                "maxLength": 50
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_SUCCESS"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "ORDER_SUCCESS"
+                                  },
+                                  "tracking_number": {
+                                    "type": "null"
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_SHIPPED"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "SHIPPED"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_IN_TRANSIT"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "IN_TRANSIT"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "DELIVERED_TO_PATIENT"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "SHIPPED_TO_LAB"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "IN_TRANSIT_TO_LAB"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "DELIVERED_TO_LAB"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_LAB_ACCESSED_KIT"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "LAB_ACCESSED_KIT"
+                                  },
+                                  "tracking_number": {
+                                    "type": "null"
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_RESULTS_AVAILABLE"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "RESULTS_AVAILABLE"
+                                  },
+                                  "tracking_number": {
+                                    "type": "null"
+                                  },
+                                  "results_available": {
+                                    "const": true
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "FILE"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "file_id",
+                              "patient_token",
+                              "prescription_token",
+                              "content_type",
+                              "message"
+                            ],
+                            "properties": {
+                              "file_id": {
+                                "type": "string",
+                                "format": "uuid",
+                                "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                "maxLength": 36
+                              },
+                              "patient_token": {
+                                "anyOf": [
+                                  {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  {
+                                    "type": "null"
+                                  }
+                                ]
+                              },
+                              "prescription_token": {
+                                "anyOf": [
+                                  {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  {
+                                    "type": "null"
+                                  }
+                                ]
+                              },
+                              "content_type": {
+                                "type": "string",
+                                "maxLength": 100
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "CONSULT"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "consult_id",
+                              "patient_token",
+                              "status",
+                              "message"
+                            ],
+                            "properties": {
+                              "consult_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "status": {
+                                "type": "string",
+                                "maxLength": 50
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "CONSULT_TASK"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "consult_id",
+                              "task_id",
+                              "task_type",
+                              "status",
+                              "message"
+                            ],
+                            "properties": {
+                              "consult_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "task_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "task_type": {
+                                "type": "string",
+                                "maxLength": 100
+                              },
+                              "status": {
+                                "type": "string",
+                                "maxLength": 50
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "CONTACT"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "patient_token",
+                              "contact_method",
+                              "message"
+                            ],
+                            "properties": {
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "contact_method": {
+                                "type": "string",
+                                "enum": [
+                                  "phone",
+                                  "sms",
+                                  "email"
+                                ]
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "TRANSFER_OUT"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "patient_token",
+                              "prescription_token",
+                              "pharmacy_name",
+                              "pharmacy_phone",
+                              "message"
+                            ],
+                            "properties": {
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "prescription_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "pharmacy_name": {
+                                "type": "string",
+                                "maxLength": 255
+                              },
+                              "pharmacy_phone": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 30
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "VISIT"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "consult_id",
+                              "visit_id",
+                              "patient_token",
+                              "status",
+                              "scheduled_at",
+                              "message"
+                            ],
+                            "properties": {
+                              "consult_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "visit_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "status": {
+                                "type": "string",
+                                "maxLength": 50
+                              },
+                              "scheduled_at": {
+                                "anyOf": [
+                                  {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  {
+                                    "type": "null"
+                                  }
+                                ]
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      }
+                    ]
+                  },
+                  "delivery_data": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "status",
+                      "status_code"
+                    ],
+                    "properties": {
+                      "status": {
+                        "type": "string",
+                        "enum": [
+                          "pending",
+                          "delivered",
+                          "failed",
+                          "retrying"
+                        ]
+                      },
+                      "status_code": {
+                        "type": [
+                          "integer",
+                          "null"
+                        ],
+                        "format": "int32",
+                        "minimum": 100,
+                        "maximum": 599
+                      },
+                      "webhook_id": {
+                        "type": "string",
+                        "pattern": "^msg_[A-Za-z0-9]{1,60}$",
+                        "maxLength": 64
+                      },
+                      "attempts": {
+                        "type": "integer",
+                        "format": "int32",
+                        "minimum": 0,
+                        "maximum": 8
+                      },
+                      "last_attempt_at": {
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "format": "date-time",
+                            "maxLength": 30
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      },
+                      "next_attempt_at": {
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "format": "date-time",
+                            "maxLength": 30
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "next_page_token": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z0-9_-]{1,512}$",
+              "maxLength": 512
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listWebhookEventsByType",
+    "method": "GET",
+    "path": "/v1/webhook_events/{webhook_type}",
+    "security": [
+      "ApiKey"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "webhook_type": {
+          "type": "string",
+          "enum": [
+            "notify_rx",
+            "FILE",
+            "CONSULT",
+            "CONSULT_TASK",
+            "CONTACT",
+            "TRANSFER_OUT",
+            "VISIT"
+          ]
+        }
+      },
+      "required": [
+        "webhook_type"
+      ]
+    },
+    "query": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "pattern": "^msg_[A-Za-z0-9]{1,60}$",
+          "maxLength": 64
+        },
+        "timestamp": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 4,
+          "items": {
+            "type": "string",
+            "pattern": "^(\\$(lt|gt|lte|gte):[0-9]{1,12}|\\$eq:[^\\s&]{1,64})$",
+            "maxLength": 68
+          }
+        },
+        "limit": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 100
+        },
+        "next": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,512}$",
+          "maxLength": 512
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "success",
+            "triage",
+            "pending",
+            "error"
+          ]
+        },
+        "request_id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+          "maxLength": 64
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "results",
+            "next_page_token"
+          ],
+          "properties": {
+            "results": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "payload",
+                  "delivery_data"
+                ],
+                "properties": {
+                  "payload": {
+                    "oneOf": [
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "NOTIFY_RX"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "medication_name",
+                              "prescriber",
+                              "prescription_token",
+                              "patient_token",
+                              "patient_token_duplicates",
+                              "merged_patients",
+                              "location",
+                              "rx_link"
+                            ],
+                            "properties": {
+                              "medication_name": {
+                                "type": "string",
+                                "maxLength": 255
+                              },
+                              "prescriber": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 255
+                              },
+                              "prescription_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "transfer_prescription_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "patient_token_duplicates": {
+                                "type": "array",
+                                "maxItems": 100,
+                                "items": {
+                                  "type": "string",
+                                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                  "maxLength": 64
+                                }
+                              },
+                              "merged_patients": {
+                                "type": "array",
+                                "maxItems": 100,
+                                "items": {
+                                  "type": "string",
+                                  "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                  "maxLength": 64
+                                }
+                              },
+                              "location": {
+                                "type": "string",
+                                "maxLength": 255
+                              },
+                              "rx_link": {
+                                "type": "string",
+                                "maxLength": 2048
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "oneOf": [
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "TRANSFER"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "success"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "metadata",
+                                  "message",
+                                  "patient_token",
+                                  "medications"
+                                ],
+                                "properties": {
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "medications": {
+                                    "type": "array",
+                                    "minItems": 1,
+                                    "maxItems": 100,
+                                    "items": {
+                                      "type": "object",
+                                      "additionalProperties": false,
+                                      "required": [
+                                        "transfer_medication_token",
+                                        "requested_medication_name",
+                                        "last_filled_date",
+                                        "prescription_token",
+                                        "prescriber",
+                                        "medication_name",
+                                        "medication_sig",
+                                        "num_refills_remaining",
+                                        "quantity",
+                                        "days_supply",
+                                        "dea_schedule"
+                                      ],
+                                      "properties": {
+                                        "transfer_medication_token": {
+                                          "type": "string",
+                                          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                          "maxLength": 64
+                                        },
+                                        "requested_medication_name": {
+                                          "type": "string",
+                                          "maxLength": 255
+                                        },
+                                        "last_filled_date": {
+                                          "type": [
+                                            "string",
+                                            "null"
+                                          ],
+                                          "format": "date-time",
+                                          "maxLength": 30
+                                        },
+                                        "prescription_token": {
+                                          "type": "string",
+                                          "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                          "maxLength": 64
+                                        },
+                                        "prescriber": {
+                                          "type": [
+                                            "string",
+                                            "null"
+                                          ],
+                                          "maxLength": 255
+                                        },
+                                        "medication_name": {
+                                          "type": "string",
+                                          "maxLength": 255
+                                        },
+                                        "medication_sig": {
+                                          "type": "string",
+                                          "maxLength": 1000
+                                        },
+                                        "num_refills_remaining": {
+                                          "type": "integer",
+                                          "format": "int32",
+                                          "minimum": 0,
+                                          "maximum": 99
+                                        },
+                                        "quantity": {
+                                          "type": "integer",
+                                          "format": "int32",
+                                          "minimum": 0,
+                                          "maximum": 100000
+                                        },
+                                        "days_supply": {
+                                          "type": "integer",
+                                          "format": "int32",
+                                          "minimum": 0,
+                                          "maximum": 1000
+                                        },
+                                        "dea_schedule": {
+                                          "type": "integer",
+                                          "format": "int32",
+                                          "minimum": 0,
+                                          "maximum": 5
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          },
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "TRANSFER"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "error"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "metadata",
+                                  "message",
+                                  "patient_token",
+                                  "error_code",
+                                  "description"
+                                ],
+                                "properties": {
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "error_code": {
+                                    "type": "string",
+                                    "enum": [
+                                      "RX_DOSAGE_MISMATCH",
+                                      "RX_FORMULA_MISMATCH",
+                                      "RX_NO_REFILLS",
+                                      "RX_NONEXISTANT",
+                                      "RX_EXPIRED",
+                                      "RX_IS_DAW",
+                                      "PATIENT_RECORD_NONEXISTANT",
+                                      "PATIENT_CANCELLED_RX",
+                                      "PATIENT_INFO_MISMATCH",
+                                      "PATIENT_CONTACT_REQUESTED",
+                                      "PHARMACY_NO_RESPONSE",
+                                      "PHARMACY_DECLINED",
+                                      "PRESCRIBER_DECLINED",
+                                      "PRESCRIBER_NO_RESPONSE",
+                                      "TRANSFER_DUPLICATE",
+                                      "TRANSFER_CONTACT_INFO_INCORRECT",
+                                      "TRANSFER_OTHER_REASON",
+                                      "PATIENT_REQUESTED_QUANTITY_TOO_HIGH"
+                                    ]
+                                  },
+                                  "description": {
+                                    "type": "string",
+                                    "maxLength": 255
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      {
+                        "oneOf": [
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "TRANSFER_CONTACT"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "success"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "metadata",
+                                  "message",
+                                  "patient_token",
+                                  "transfer_token",
+                                  "contact_name",
+                                  "contact_method",
+                                  "contact_number"
+                                ],
+                                "properties": {
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "transfer_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "contact_name": {
+                                    "type": "string",
+                                    "maxLength": 255
+                                  },
+                                  "contact_method": {
+                                    "type": "string",
+                                    "enum": [
+                                      "fax",
+                                      "phone"
+                                    ]
+                                  },
+                                  "contact_number": {
+                                    "type": "string",
+                                    "maxLength": 30
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          },
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "TRANSFER_CONTACT"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "error"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "error_code",
+                                  "metadata",
+                                  "transfer_token",
+                                  "message"
+                                ],
+                                "properties": {
+                                  "error_code": {
+                                    "anyOf": [
+                                      {
+                                        "type": "string",
+                                        "enum": [
+                                          "RX_DOSAGE_MISMATCH",
+                                          "RX_FORMULA_MISMATCH",
+                                          "RX_NO_REFILLS",
+                                          "RX_NONEXISTANT",
+                                          "RX_EXPIRED",
+                                          "RX_IS_DAW",
+                                          "PATIENT_RECORD_NONEXISTANT",
+                                          "PATIENT_CANCELLED_RX",
+                                          "PATIENT_INFO_MISMATCH",
+                                          "PATIENT_CONTACT_REQUESTED",
+                                          "PHARMACY_NO_RESPONSE",
+                                          "PHARMACY_DECLINED",
+                                          "PRESCRIBER_DECLINED",
+                                          "PRESCRIBER_NO_RESPONSE",
+                                          "TRANSFER_DUPLICATE",
+                                          "TRANSFER_CONTACT_INFO_INCORRECT",
+                                          "TRANSFER_OTHER_REASON",
+                                          "PATIENT_REQUESTED_QUANTITY_TOO_HIGH"
+                                        ]
+                                      },
+                                      {
+                                        "type": "string",
+                                        "enum": [
+                                          "TRANSFER_NOT_PENDING",
+                                          "CONTACT_METHOD_UNSUPPORTED"
+                                        ]
+                                      }
+                                    ]
+                                  },
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "transfer_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      {
+                        "oneOf": [
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "DIRECT_TRANSFER"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "success"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "metadata",
+                                  "message",
+                                  "patient_token",
+                                  "direct_transfer_token",
+                                  "prescription_token"
+                                ],
+                                "properties": {
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "direct_transfer_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "prescription_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          },
+                          {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "callback_type",
+                                  "details",
+                                  "timestamp"
+                                ],
+                                "properties": {
+                                  "request_id": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "callback_type": {
+                                    "type": "string",
+                                    "enum": [
+                                      "NOTIFY_RX",
+                                      "TRANSFER",
+                                      "TRANSFER_CONTACT",
+                                      "DIRECT_TRANSFER",
+                                      "ORDER",
+                                      "SHIPMENT",
+                                      "FILE",
+                                      "CONSULT",
+                                      "CONSULT_TASK",
+                                      "CONTACT",
+                                      "TRANSFER_OUT",
+                                      "VISIT",
+                                      "DIAGNOSTICS_ORDER_SUCCESS",
+                                      "DIAGNOSTICS_ORDER_SHIPPED",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                      "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                      "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                      "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                      "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "success",
+                                      "triage",
+                                      "pending",
+                                      "error"
+                                    ]
+                                  },
+                                  "details": {
+                                    "type": "object",
+                                    "additionalProperties": true,
+                                    "maxProperties": 100
+                                  },
+                                  "timestamp": {
+                                    "type": "integer",
+                                    "format": "int64",
+                                    "minimum": 0,
+                                    "maximum": 253402300799
+                                  }
+                                }
+                              }
+                            ],
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "request_id",
+                              "callback_type",
+                              "status",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "const": "DIRECT_TRANSFER"
+                              },
+                              "status": {
+                                "type": "string",
+                                "const": "error"
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "metadata",
+                                  "message",
+                                  "patient_token",
+                                  "direct_transfer_token"
+                                ],
+                                "properties": {
+                                  "metadata": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 255
+                                  },
+                                  "message": {
+                                    "type": "string",
+                                    "maxLength": 2000
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "direct_transfer_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  }
+                                }
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                            "maxLength": 64
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "ORDER"
+                          },
+                          "status": {
+                            "type": "string",
+                            "enum": [
+                              "success",
+                              "triage",
+                              "pending",
+                              "error"
+                            ]
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "metadata",
+                              "message",
+                              "date_filled",
+                              "medications",
+                              "order_token",
+                              "tracking_url",
+                              "tracking_number",
+                              "carrier",
+                              "patient_token"
+                            ],
+                            "properties": {
+                              "metadata": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 255
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              },
+                              "date_filled": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "format": "date-time",
+                                "maxLength": 30
+                              },
+                              "medications": {
+                                "type": "array",
+                                "maxItems": 100,
+                                "items": {
+                                  "type": "object",
+                                  "additionalProperties": false,
+                                  "required": [
+                                    "medication_name",
+                                    "dispensed_medication_name",
+                                    "requested_medication_name",
+                                    "days_supply",
+                                    "quantity",
+                                    "fill_number",
+                                    "rx_number",
+                                    "total_refills_allowed",
+                                    "prescription_token",
+                                    "medication_token",
+                                    "dispensed_ndc",
+                                    "remaining_refills"
+                                  ],
+                                  "properties": {
+                                    "medication_name": {
+                                      "type": "string",
+                                      "maxLength": 255
+                                    },
+                                    "dispensed_medication_name": {
+                                      "type": "string",
+                                      "maxLength": 255
+                                    },
+                                    "requested_medication_name": {
+                                      "type": "string",
+                                      "maxLength": 255
+                                    },
+                                    "days_supply": {
+                                      "type": "integer",
+                                      "format": "int32",
+                                      "minimum": 0,
+                                      "maximum": 1000
+                                    },
+                                    "quantity": {
+                                      "type": "number",
+                                      "minimum": 0,
+                                      "maximum": 100000
+                                    },
+                                    "fill_number": {
+                                      "type": "integer",
+                                      "format": "int32",
+                                      "minimum": 0,
+                                      "maximum": 100
+                                    },
+                                    "rx_number": {
+                                      "type": "string",
+                                      "maxLength": 50
+                                    },
+                                    "total_refills_allowed": {
+                                      "type": "integer",
+                                      "format": "int32",
+                                      "minimum": 0,
+                                      "maximum": 99
+                                    },
+                                    "prescription_token": {
+                                      "type": "string",
+                                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                      "maxLength": 64
+                                    },
+                                    "medication_token": {
+                                      "type": "string",
+                                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                      "maxLength": 64
+                                    },
+                                    "dispensed_ndc": {
+                                      "type": "string",
+                                      "pattern": "^[0-9-]{10,13}$",
+                                      "maxLength": 13
+                                    },
+                                    "remaining_refills": {
+                                      "type": "object",
+                                      "additionalProperties": false,
+                                      "required": [
+                                        "total_remaining_refills",
+                                        "total_quantity_remaining"
+                                      ],
+                                      "properties": {
+                                        "total_remaining_refills": {
+                                          "type": "integer",
+                                          "format": "int32",
+                                          "minimum": 0,
+                                          "maximum": 99
+                                        },
+                                        "total_quantity_remaining": {
+                                          "type": "number",
+                                          "minimum": 0,
+                                          "maximum": 10000000
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                              },
+                              "order_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "tracking_url": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "format": "uri",
+                                "maxLength": 2048
+                              },
+                              "tracking_number": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 100
+                              },
+                              "carrier": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 50
+                              },
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                            "maxLength": 64
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "SHIPMENT"
+                          },
+                          "status": {
+                            "type": "string",
+                            "enum": [
+                              "success",
+                              "error"
+                            ]
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "metadata",
+                              "status",
+                              "message",
+                              "eta",
+                              "tracking_number",
+                              "tracking_url",
+                              "carrier"
+                            ],
+                            "properties": {
+                              "metadata": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 255
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "LABEL_CREATED",
+                                  "PICKED_UP",
+                                  "IN_TRANSIT",
+                                  "OUT_FOR_DELIVERY",
+                                  "DELIVERED",
+                                  "EXCEPTION",
+                                  "RETURNED"
+                                ]
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              },
+                              "eta": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "format": "date-time",
+                                "maxLength": 30
+                              },
+                              "tracking_number": {
+                                "type": "string",
+                                "maxLength": 100
+                              },
+                              "tracking_url": {
+                                "type": "string",
+                                "format": "uri",
+                                "maxLength": 2048
+                              },
+                              "carrier": {
+                                "type": "string",
+                                "maxLength": 50
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_SUCCESS"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "ORDER_SUCCESS"
+                                  },
+                                  "tracking_number": {
+                                    "type": "null"
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_SHIPPED"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "SHIPPED"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_IN_TRANSIT"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "IN_TRANSIT"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "DELIVERED_TO_PATIENT"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "SHIPPED_TO_LAB"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "IN_TRANSIT_TO_LAB"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "DELIVERED_TO_LAB"
+                                  },
+                                  "tracking_number": {
+                                    "type": "string",
+                                    "maxLength": 100
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_LAB_ACCESSED_KIT"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "LAB_ACCESSED_KIT"
+                                  },
+                                  "tracking_number": {
+                                    "type": "null"
+                                  },
+                                  "results_available": {
+                                    "const": false
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "request_id",
+                          "callback_type",
+                          "status",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "request_id": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                            "maxLength": 36
+                          },
+                          "callback_type": {
+                            "type": "string",
+                            "const": "DIAGNOSTICS_RESULTS_AVAILABLE"
+                          },
+                          "status": {
+                            "type": "string",
+                            "const": "success"
+                          },
+                          "details": {
+                            "allOf": [
+                              {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "required": [
+                                  "order_id",
+                                  "patient_token",
+                                  "status",
+                                  "occurred_at",
+                                  "tracking_number",
+                                  "kit_serial",
+                                  "results_available"
+                                ],
+                                "properties": {
+                                  "order_id": {
+                                    "type": "string",
+                                    "format": "uuid",
+                                    "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                    "maxLength": 36
+                                  },
+                                  "patient_token": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "status": {
+                                    "type": "string",
+                                    "enum": [
+                                      "ORDER_SUCCESS",
+                                      "SHIPPED",
+                                      "IN_TRANSIT",
+                                      "DELIVERED_TO_PATIENT",
+                                      "SHIPPED_TO_LAB",
+                                      "IN_TRANSIT_TO_LAB",
+                                      "DELIVERED_TO_LAB",
+                                      "LAB_ACCESSED_KIT",
+                                      "RESULTS_AVAILABLE"
+                                    ]
+                                  },
+                                  "occurred_at": {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  "tracking_number": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 100
+                                  },
+                                  "kit_serial": {
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "pattern": "^[A-Za-z0-9-]{4,64}$",
+                                    "maxLength": 64
+                                  },
+                                  "results_available": {
+                                    "type": "boolean"
+                                  }
+                                }
+                              },
+                              {
+                                "type": "object",
+                                "properties": {
+                                  "status": {
+                                    "const": "RESULTS_AVAILABLE"
+                                  },
+                                  "tracking_number": {
+                                    "type": "null"
+                                  },
+                                  "results_available": {
+                                    "const": true
+                                  }
+                                }
+                              }
+                            ]
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "FILE"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "file_id",
+                              "patient_token",
+                              "prescription_token",
+                              "content_type",
+                              "message"
+                            ],
+                            "properties": {
+                              "file_id": {
+                                "type": "string",
+                                "format": "uuid",
+                                "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                                "maxLength": 36
+                              },
+                              "patient_token": {
+                                "anyOf": [
+                                  {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  {
+                                    "type": "null"
+                                  }
+                                ]
+                              },
+                              "prescription_token": {
+                                "anyOf": [
+                                  {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                    "maxLength": 64
+                                  },
+                                  {
+                                    "type": "null"
+                                  }
+                                ]
+                              },
+                              "content_type": {
+                                "type": "string",
+                                "maxLength": 100
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "CONSULT"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "consult_id",
+                              "patient_token",
+                              "status",
+                              "message"
+                            ],
+                            "properties": {
+                              "consult_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "status": {
+                                "type": "string",
+                                "maxLength": 50
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "CONSULT_TASK"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "consult_id",
+                              "task_id",
+                              "task_type",
+                              "status",
+                              "message"
+                            ],
+                            "properties": {
+                              "consult_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "task_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "task_type": {
+                                "type": "string",
+                                "maxLength": 100
+                              },
+                              "status": {
+                                "type": "string",
+                                "maxLength": 50
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "CONTACT"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "patient_token",
+                              "contact_method",
+                              "message"
+                            ],
+                            "properties": {
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "contact_method": {
+                                "type": "string",
+                                "enum": [
+                                  "phone",
+                                  "sms",
+                                  "email"
+                                ]
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "TRANSFER_OUT"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "patient_token",
+                              "prescription_token",
+                              "pharmacy_name",
+                              "pharmacy_phone",
+                              "message"
+                            ],
+                            "properties": {
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "prescription_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "pharmacy_name": {
+                                "type": "string",
+                                "maxLength": 255
+                              },
+                              "pharmacy_phone": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 30
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      },
+                      {
+                        "allOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "callback_type",
+                              "details",
+                              "timestamp"
+                            ],
+                            "properties": {
+                              "request_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "callback_type": {
+                                "type": "string",
+                                "enum": [
+                                  "NOTIFY_RX",
+                                  "TRANSFER",
+                                  "TRANSFER_CONTACT",
+                                  "DIRECT_TRANSFER",
+                                  "ORDER",
+                                  "SHIPMENT",
+                                  "FILE",
+                                  "CONSULT",
+                                  "CONSULT_TASK",
+                                  "CONTACT",
+                                  "TRANSFER_OUT",
+                                  "VISIT",
+                                  "DIAGNOSTICS_ORDER_SUCCESS",
+                                  "DIAGNOSTICS_ORDER_SHIPPED",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT",
+                                  "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB",
+                                  "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB",
+                                  "DIAGNOSTICS_LAB_ACCESSED_KIT",
+                                  "DIAGNOSTICS_RESULTS_AVAILABLE"
+                                ]
+                              },
+                              "status": {
+                                "type": "string",
+                                "enum": [
+                                  "success",
+                                  "triage",
+                                  "pending",
+                                  "error"
+                                ]
+                              },
+                              "details": {
+                                "type": "object",
+                                "additionalProperties": true,
+                                "maxProperties": 100
+                              },
+                              "timestamp": {
+                                "type": "integer",
+                                "format": "int64",
+                                "minimum": 0,
+                                "maximum": 253402300799
+                              }
+                            }
+                          }
+                        ],
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "callback_type",
+                          "details",
+                          "timestamp"
+                        ],
+                        "properties": {
+                          "callback_type": {
+                            "type": "string",
+                            "const": "VISIT"
+                          },
+                          "details": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "consult_id",
+                              "visit_id",
+                              "patient_token",
+                              "status",
+                              "scheduled_at",
+                              "message"
+                            ],
+                            "properties": {
+                              "consult_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "visit_id": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "patient_token": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "maxLength": 64
+                              },
+                              "status": {
+                                "type": "string",
+                                "maxLength": 50
+                              },
+                              "scheduled_at": {
+                                "anyOf": [
+                                  {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "maxLength": 30
+                                  },
+                                  {
+                                    "type": "null"
+                                  }
+                                ]
+                              },
+                              "message": {
+                                "type": "string",
+                                "maxLength": 2000
+                              }
+                            }
+                          },
+                          "timestamp": {
+                            "type": "integer",
+                            "format": "int64",
+                            "minimum": 0,
+                            "maximum": 253402300799
+                          }
+                        }
+                      }
+                    ]
+                  },
+                  "delivery_data": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "status",
+                      "status_code"
+                    ],
+                    "properties": {
+                      "status": {
+                        "type": "string",
+                        "enum": [
+                          "pending",
+                          "delivered",
+                          "failed",
+                          "retrying"
+                        ]
+                      },
+                      "status_code": {
+                        "type": [
+                          "integer",
+                          "null"
+                        ],
+                        "format": "int32",
+                        "minimum": 100,
+                        "maximum": 599
+                      },
+                      "webhook_id": {
+                        "type": "string",
+                        "pattern": "^msg_[A-Za-z0-9]{1,60}$",
+                        "maxLength": 64
+                      },
+                      "attempts": {
+                        "type": "integer",
+                        "format": "int32",
+                        "minimum": 0,
+                        "maximum": 8
+                      },
+                      "last_attempt_at": {
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "format": "date-time",
+                            "maxLength": 30
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      },
+                      "next_attempt_at": {
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "format": "date-time",
+                            "maxLength": 30
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "next_page_token": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z0-9_-]{1,512}$",
+              "maxLength": 512
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "matchExternalLocation",
+    "method": "GET",
+    "path": "/v1/external_location_matches",
+    "security": [
+      "ApiKey"
+    ],
+    "query": {
+      "type": "object",
+      "properties": {
+        "street1": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "street2": {
+          "type": "string",
+          "maxLength": 255
+        },
+        "city": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "state": {
+          "type": "string",
+          "pattern": "^[A-Za-z]{2}$",
+          "maxLength": 2
+        },
+        "zip": {
+          "type": "string",
+          "pattern": "^\\d{5}(-\\d{4})?$",
+          "maxLength": 10
+        }
+      },
+      "required": [
+        "zip"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "matched",
+            "location"
+          ],
+          "properties": {
+            "matched": {
+              "type": "boolean"
+            },
+            "location": {
+              "oneOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id",
+                    "name",
+                    "type",
+                    "address",
+                    "phone",
+                    "ncpdp_id",
+                    "npi",
+                    "timezone",
+                    "hours",
+                    "latitude",
+                    "longitude"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                      "maxLength": 64
+                    },
+                    "name": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "pharmacy",
+                        "clinic",
+                        "lab",
+                        "pickup_point"
+                      ]
+                    },
+                    "address": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "street1",
+                        "street2",
+                        "city",
+                        "state",
+                        "zip",
+                        "country"
+                      ],
+                      "properties": {
+                        "street1": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "street2": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "maxLength": 255
+                        },
+                        "city": {
+                          "type": "string",
+                          "maxLength": 255
+                        },
+                        "state": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z]{2}$",
+                          "maxLength": 2
+                        },
+                        "zip": {
+                          "type": "string",
+                          "pattern": "^\\d{5}(-\\d{4})?$",
+                          "maxLength": 10
+                        },
+                        "country": {
+                          "type": "string",
+                          "pattern": "^[A-Za-z]{2}$",
+                          "maxLength": 2
+                        }
+                      }
+                    },
+                    "phone": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 30
+                    },
+                    "ncpdp_id": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "pattern": "^[0-9]{7}$",
+                      "maxLength": 7
+                    },
+                    "npi": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "pattern": "^[0-9]{10}$",
+                      "maxLength": 10
+                    },
+                    "timezone": {
+                      "type": "string",
+                      "maxLength": 64
+                    },
+                    "hours": {
+                      "type": "array",
+                      "maxItems": 21,
+                      "items": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "day",
+                          "opens",
+                          "closes"
+                        ],
+                        "properties": {
+                          "day": {
+                            "type": "string",
+                            "enum": [
+                              "monday",
+                              "tuesday",
+                              "wednesday",
+                              "thursday",
+                              "friday",
+                              "saturday",
+                              "sunday"
+                            ]
+                          },
+                          "opens": {
+                            "type": "string",
+                            "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                            "maxLength": 5
+                          },
+                          "closes": {
+                            "type": "string",
+                            "pattern": "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "maxLength": 5
+                          }
+                        }
+                      }
+                    },
+                    "latitude": {
+                      "type": "number",
+                      "format": "double",
+                      "minimum": -90,
+                      "maximum": 90
+                    },
+                    "longitude": {
+                      "type": "number",
+                      "format": "double",
+                      "minimum": -180,
+                      "maximum": 180
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "matchExternalLocations",
+    "method": "POST",
+    "path": "/v1/external_location_matches",
+    "security": [
+      "ApiKey"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "addresses"
+        ],
+        "properties": {
+          "addresses": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "reference",
+                "zip"
+              ],
+              "properties": {
+                "reference": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_.:-]{1,64}$",
+                  "maxLength": 64
+                },
+                "street1": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255
+                },
+                "street2": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "city": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255
+                },
+                "state": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z]{2}$",
+                  "maxLength": 2
+                },
+                "zip": {
+                  "type": "string",
+                  "pattern": "^\\d{5}(-\\d{4})?$",
+                  "maxLength": 10
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "matches"
+          ],
+          "properties": {
+            "matches": {
+              "type": "object",
+              "maxProperties": 100,
+              "propertyNames": {
+                "pattern": "^[A-Za-z0-9_.:-]{1,64}$",
+                "maxLength": 64
+              },
+              "additionalProperties": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "matched",
+                  "location"
+                ],
+                "properties": {
+                  "matched": {
+                    "type": "boolean"
+                  },
+                  "location": {
+                    "oneOf": [
+                      {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "id",
+                          "name",
+                          "type",
+                          "address",
+                          "phone",
+                          "ncpdp_id",
+                          "npi",
+                          "timezone",
+                          "hours",
+                          "latitude",
+                          "longitude"
+                        ],
+                        "properties": {
+                          "id": {
+                            "type": "string",
+                            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                            "maxLength": 64
+                          },
+                          "name": {
+                            "type": "string",
+                            "maxLength": 255
+                          },
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "pharmacy",
+                              "clinic",
+                              "lab",
+                              "pickup_point"
+                            ]
+                          },
+                          "address": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "street1",
+                              "street2",
+                              "city",
+                              "state",
+                              "zip",
+                              "country"
+                            ],
+                            "properties": {
+                              "street1": {
+                                "type": "string",
+                                "maxLength": 255
+                              },
+                              "street2": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "maxLength": 255
+                              },
+                              "city": {
+                                "type": "string",
+                                "maxLength": 255
+                              },
+                              "state": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z]{2}$",
+                                "maxLength": 2
+                              },
+                              "zip": {
+                                "type": "string",
+                                "pattern": "^\\d{5}(-\\d{4})?$",
+                                "maxLength": 10
+                              },
+                              "country": {
+                                "type": "string",
+                                "pattern": "^[A-Za-z]{2}$",
+                                "maxLength": 2
+                              }
+                            }
+                          },
+                          "phone": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 30
+                          },
+                          "ncpdp_id": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "pattern": "^[0-9]{7}$",
+                            "maxLength": 7
+                          },
+                          "npi": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "pattern": "^[0-9]{10}$",
+                            "maxLength": 10
+                          },
+                          "timezone": {
+                            "type": "string",
+                            "maxLength": 64
+                          },
+                          "hours": {
+                            "type": "array",
+                            "maxItems": 21,
+                            "items": {
+                              "type": "object",
+                              "additionalProperties": false,
+                              "required": [
+                                "day",
+                                "opens",
+                                "closes"
+                              ],
+                              "properties": {
+                                "day": {
+                                  "type": "string",
+                                  "enum": [
+                                    "monday",
+                                    "tuesday",
+                                    "wednesday",
+                                    "thursday",
+                                    "friday",
+                                    "saturday",
+                                    "sunday"
+                                  ]
+                                },
+                                "opens": {
+                                  "type": "string",
+                                  "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                                  "maxLength": 5
+                                },
+                                "closes": {
+                                  "type": "string",
+                                  "pattern": "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                                  "maxLength": 5
+                                }
+                              }
+                            }
+                          },
+                          "latitude": {
+                            "type": "number",
+                            "format": "double",
+                            "minimum": -90,
+                            "maximum": 90
+                          },
+                          "longitude": {
+                            "type": "number",
+                            "format": "double",
+                            "minimum": -180,
+                            "maximum": 180
+                          }
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "registerDiagnosticOrder",
+    "method": "POST",
+    "path": "/v0/orders/register",
+    "security": [
+      "BearerJwt"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "patient_token",
+          "test_id",
+          "kit_serial"
+        ],
+        "properties": {
+          "patient_token": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+            "maxLength": 64
+          },
+          "test_id": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+            "maxLength": 36
+          },
+          "kit_serial": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9-]{4,64}$",
+            "maxLength": 64
+          },
+          "address": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "name",
+              "street1",
+              "city",
+              "state",
+              "zip"
+            ],
+            "properties": {
+              "name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "street1": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "street2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "city": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "state": {
+                "type": "string",
+                "pattern": "^[A-Za-z]{2}$",
+                "maxLength": 2
+              },
+              "zip": {
+                "type": "string",
+                "pattern": "^\\d{5}(-\\d{4})?$",
+                "maxLength": 10
+              },
+              "country": {
+                "type": "string",
+                "pattern": "^[A-Za-z]{2}$",
+                "maxLength": 2
+              },
+              "phone": {
+                "type": "string",
+                "maxLength": 30
+              },
+              "email": {
+                "type": "string",
+                "format": "email",
+                "maxLength": 254
+              }
+            }
+          },
+          "physician": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "npi",
+              "first_name",
+              "last_name"
+            ],
+            "properties": {
+              "npi": {
+                "type": "string",
+                "pattern": "^\\d{10}$",
+                "maxLength": 10
+              },
+              "first_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              },
+              "last_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              }
+            }
+          },
+          "custom_data_1": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "custom_data_2": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "custom_data_3": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          }
+        }
+      }
+    },
+    "responses": {
+      "201": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "status",
+            "patient_token",
+            "test_id",
+            "kit_id",
+            "kit_serial",
+            "panels",
+            "address",
+            "physician",
+            "custom_data_1",
+            "custom_data_2",
+            "custom_data_3",
+            "tracking_numbers",
+            "created_at",
+            "updated_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "ORDER_SUCCESS",
+                "SHIPPED",
+                "IN_TRANSIT",
+                "DELIVERED_TO_PATIENT",
+                "SHIPPED_TO_LAB",
+                "IN_TRANSIT_TO_LAB",
+                "DELIVERED_TO_LAB",
+                "LAB_ACCESSED_KIT",
+                "RESULTS_AVAILABLE"
+              ]
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "test_id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "kit_id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "kit_serial": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z0-9-]{4,64}$",
+              "maxLength": 64
+            },
+            "panels": {
+              "type": "array",
+              "maxItems": 50,
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_.-]{1,64}$",
+                "maxLength": 64
+              }
+            },
+            "address": {
+              "anyOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "name",
+                    "street1",
+                    "city",
+                    "state",
+                    "zip"
+                  ],
+                  "properties": {
+                    "name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "street1": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "street2": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "city": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "state": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z]{2}$",
+                      "maxLength": 2
+                    },
+                    "zip": {
+                      "type": "string",
+                      "pattern": "^\\d{5}(-\\d{4})?$",
+                      "maxLength": 10
+                    },
+                    "country": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z]{2}$",
+                      "maxLength": 2
+                    },
+                    "phone": {
+                      "type": "string",
+                      "maxLength": 30
+                    },
+                    "email": {
+                      "type": "string",
+                      "format": "email",
+                      "maxLength": 254
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "physician": {
+              "anyOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "npi",
+                    "first_name",
+                    "last_name"
+                  ],
+                  "properties": {
+                    "npi": {
+                      "type": "string",
+                      "pattern": "^\\d{10}$",
+                      "maxLength": 10
+                    },
+                    "first_name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100
+                    },
+                    "last_name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "custom_data_1": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "custom_data_2": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "custom_data_3": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "tracking_numbers": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "to_patient",
+                "to_lab"
+              ],
+              "properties": {
+                "to_patient": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 64
+                },
+                "to_lab": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 64
+                }
+              }
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "updated_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "registerKitSerial",
+    "method": "PUT",
+    "path": "/v0/orders/{order_id}/kit_serial",
+    "security": [
+      "BearerJwt"
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "order_id": {
+          "type": "string",
+          "format": "uuid",
+          "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+          "maxLength": 36
+        }
+      },
+      "required": [
+        "order_id"
+      ]
+    },
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "kit_serial"
+        ],
+        "properties": {
+          "kit_serial": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9-]{4,64}$",
+            "maxLength": 64
+          }
+        }
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "status",
+            "patient_token",
+            "test_id",
+            "kit_id",
+            "kit_serial",
+            "panels",
+            "address",
+            "physician",
+            "custom_data_1",
+            "custom_data_2",
+            "custom_data_3",
+            "tracking_numbers",
+            "created_at",
+            "updated_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "ORDER_SUCCESS",
+                "SHIPPED",
+                "IN_TRANSIT",
+                "DELIVERED_TO_PATIENT",
+                "SHIPPED_TO_LAB",
+                "IN_TRANSIT_TO_LAB",
+                "DELIVERED_TO_LAB",
+                "LAB_ACCESSED_KIT",
+                "RESULTS_AVAILABLE"
+              ]
+            },
+            "patient_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "test_id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "kit_id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "kit_serial": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "pattern": "^[A-Za-z0-9-]{4,64}$",
+              "maxLength": 64
+            },
+            "panels": {
+              "type": "array",
+              "maxItems": 50,
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_.-]{1,64}$",
+                "maxLength": 64
+              }
+            },
+            "address": {
+              "anyOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "name",
+                    "street1",
+                    "city",
+                    "state",
+                    "zip"
+                  ],
+                  "properties": {
+                    "name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "street1": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "street2": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "city": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 255
+                    },
+                    "state": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z]{2}$",
+                      "maxLength": 2
+                    },
+                    "zip": {
+                      "type": "string",
+                      "pattern": "^\\d{5}(-\\d{4})?$",
+                      "maxLength": 10
+                    },
+                    "country": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z]{2}$",
+                      "maxLength": 2
+                    },
+                    "phone": {
+                      "type": "string",
+                      "maxLength": 30
+                    },
+                    "email": {
+                      "type": "string",
+                      "format": "email",
+                      "maxLength": 254
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "physician": {
+              "anyOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "npi",
+                    "first_name",
+                    "last_name"
+                  ],
+                  "properties": {
+                    "npi": {
+                      "type": "string",
+                      "pattern": "^\\d{10}$",
+                      "maxLength": 10
+                    },
+                    "first_name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100
+                    },
+                    "last_name": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "custom_data_1": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "custom_data_2": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "custom_data_3": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 255
+            },
+            "tracking_numbers": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "to_patient",
+                "to_lab"
+              ],
+              "properties": {
+                "to_patient": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 64
+                },
+                "to_lab": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 64
+                }
+              }
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "updated_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Authorization missing or invalid"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      }
+    }
+  },
+  {
+    "operationId": "rescheduleFillRequest",
+    "method": "POST",
+    "path": "/scheduled-fill-requests",
+    "security": [
+      "ApiKey"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "original_fill_request_token"
+        ],
+        "properties": {
+          "original_fill_request_token": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$",
+            "maxLength": 64
+          },
+          "scheduled_for": {
+            "type": "string",
+            "format": "date-time",
+            "maxLength": 30
+          }
+        }
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "original_fill_request_token",
+            "scheduled_for",
+            "status",
+            "reason",
+            "created_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$",
+              "maxLength": 36
+            },
+            "original_fill_request_token": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "maxLength": 64
+            },
+            "scheduled_for": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "scheduled",
+                "submitted",
+                "canceled"
+              ]
+            },
+            "reason": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "maxLength": 30
+            }
+          }
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 3,
+          "maxProperties": 3,
+          "required": [
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 400
+            },
+            "error": {
+              "type": "string",
+              "enum": [
+                "Bad Request",
+                "Unauthorized"
+              ]
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            },
+            "validation_errors": {
+              "type": "array",
+              "maxItems": 100,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "key",
+                  "message"
+                ],
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "maxLength": 255
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599,
+              "const": 401
+            },
+            "error": {
+              "type": "string",
+              "const": "Unauthorized"
+            },
+            "message": {
+              "type": "string",
+              "const": "Please Send a Valid Api-Key"
+            }
+          }
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "statusCode",
+            "error",
+            "message"
+          ],
+          "properties": {
+            "statusCode": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 400,
+              "maximum": 599
+            },
+            "error": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "message": {
+              "type": "string",
+              "maxLength": 1000
+            }
+          }
+        }
+      },
+      "415": {
         "contentType": "application/json",
         "schema": {
           "type": "object",

@@ -3,14 +3,16 @@ import type { Handlers } from '../generated/handlers.js';
 import type { RequestContext } from './operation-types.js';
 import type { RouteDefinition } from './route-definition.js';
 import type { Services } from '../services.js';
-import { apiKeyFromHeader } from '../auth/api-keys.js';
 import type { Principal } from '../auth/principal.js';
-import { invalidApiKey } from '../errors.js';
 import { compileValidator, trimStrings, type Validator } from './request-validation.js';
+import { securityHook } from './security.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+  }
+  interface FastifyInstance {
+    services: Services;
   }
 }
 
@@ -67,16 +69,9 @@ function compileRoute(route: RouteDefinition): CompiledRoute {
 function responseSchemas(route: RouteDefinition): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(route.responses)
-      .filter(([, r]) => r.contentType === JSON_TYPE && r.schema)
+      .filter(([status, r]) => /^\d{3}$/.test(status) && r.contentType === JSON_TYPE && r.schema)
       .map(([status, r]) => [status, r.schema]),
   );
-}
-
-async function authenticate(services: Services, request: FastifyRequest): Promise<void> {
-  const key = apiKeyFromHeader(request.headers.authorization);
-  const principal = key ? await services.apiKeys.authenticate(key) : null;
-  if (!principal) throw invalidApiKey();
-  request.principal = principal;
 }
 
 export function registerOperations(
@@ -86,13 +81,14 @@ export function registerOperations(
   services: Services,
 ): void {
   app.decorateRequest('principal', null);
+  app.decorate('services', services);
   for (const route of routes) {
     const compiled = compileRoute(route);
     const handler = handlers[route.operationId as keyof Handlers] as unknown as (
       input: { path: unknown; query: unknown; body: unknown },
       ctx: RequestContext,
     ) => Promise<{ status: number; body: unknown; contentType?: string }>;
-    const secured = route.security.length > 0;
+    const onRequest = securityHook(route.security);
 
     const serve = async (request: FastifyRequest, reply: FastifyReply) => {
       const path = { ...(request.params as object) };
@@ -118,7 +114,7 @@ export function registerOperations(
         url: fastifyPath(url),
         schema: { response: responseSchemas(route) },
         config: { operationId: route.operationId },
-        onRequest: secured ? async (request) => authenticate(services, request) : undefined,
+        ...(onRequest ? { onRequest } : {}),
         handler: serve,
       });
     }

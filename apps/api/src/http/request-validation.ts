@@ -54,6 +54,8 @@ function describe(error: ErrorObject, data: unknown): ValidationErrorItem {
   switch (error.keyword) {
     case 'required':
       return { key: keyOf(error, p.missingProperty), message: 'is required' };
+    case 'dependentRequired':
+      return { key: keyOf(error, p.missingProperty), message: 'is required' };
     case 'additionalProperties':
       return { key: keyOf(error, p.additionalProperty), message: 'is not allowed' };
     case 'minLength':
@@ -96,9 +98,33 @@ function describe(error: ErrorObject, data: unknown): ValidationErrorItem {
   }
 }
 
+/**
+ * For a failed `anyOf`/`oneOf`, keeps only the errors of the branch that came closest (fewest
+ * errors): for "one pair of fields or the other", a caller who sent half of one pair hears
+ * about the missing half, not about the whole other pair.
+ */
+function closestBranches(errors: ErrorObject[]): ErrorObject[] {
+  let kept = errors;
+  for (const choice of errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')) {
+    const prefix = `${choice.schemaPath}/`;
+    const byBranch = new Map<string, ErrorObject[]>();
+    for (const e of kept) {
+      if (!e.schemaPath.startsWith(prefix) || e.instancePath !== choice.instancePath && !e.instancePath.startsWith(`${choice.instancePath}/`)) continue;
+      const branch = e.schemaPath.slice(prefix.length).split('/')[0]!;
+      byBranch.set(branch, [...(byBranch.get(branch) ?? []), e]);
+    }
+    if (byBranch.size < 2) continue;
+    const best = [...byBranch.values()].reduce((a, b) => (b.length < a.length ? b : a));
+    const dropped = new Set([...byBranch.values()].flat().filter((e) => !best.includes(e)));
+    kept = kept.filter((e) => !dropped.has(e));
+  }
+  return kept;
+}
+
 /** One item per key, in the order the schema reports them; composition noise dropped. */
-export function describeErrors(errors: ErrorObject[], data: unknown): ValidationErrorItem[] {
+export function describeErrors(allErrors: ErrorObject[], data: unknown): ValidationErrorItem[] {
   const items = new Map<string, ValidationErrorItem>();
+  const errors = closestBranches(allErrors);
   for (const error of errors) {
     if (['anyOf', 'oneOf', 'allOf', 'if', 'not'].includes(error.keyword)) continue;
     const item = describe(error, data);
