@@ -91,6 +91,11 @@ export function notImplemented(operationId: string): HttpError {
   return withMessage(501, `Operation ${operationId} is not implemented yet.`);
 }
 
+/** Answered by operations whose security scheme the service cannot check yet. */
+export function unsupportedSecurityScheme(scheme: string): HttpError {
+  return withMessage(501, `Authentication with ${scheme} is not implemented yet.`);
+}
+
 /** The generic 5xx body: never carries internals. */
 export function internalError(): HttpError {
   return withMessage(500, 'An internal server error occurred.');

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { apiKeyFromHeader } from '../auth/api-keys.js';
-import { invalidApiKey, notImplemented } from '../errors.js';
+import { invalidApiKey, unsupportedSecurityScheme } from '../errors.js';
 import type { Services } from '../services.js';
 
 /** Authenticates a request for one security scheme of the spec, or throws its 401. */
@@ -25,7 +25,7 @@ export function securityHook(schemes: string[]): ((request: FastifyRequest) => P
   const scheme = schemes.find((s) => authenticators[s]) ?? schemes[0]!;
   const authenticate = authenticators[scheme];
   return async (request) => {
-    if (!authenticate) throw notImplemented(`${scheme} authentication`);
+    if (!authenticate) throw unsupportedSecurityScheme(scheme);
     await authenticate(request.server.services, request);
   };
 }
