@@ -33,62 +33,70 @@ export function loadBundle(): Doc {
 /** Keywords that only document; they are dropped from the schemas the server compiles. */
 const DOC_ONLY = new Set(['description', 'title', 'example', 'examples', 'externalDocs', 'deprecated']);
 
-/** Inlines every local `$ref` so each route schema stands alone. */
-export function inline(doc: Doc, node: unknown, seen: string[] = []): any {
-  if (Array.isArray(node)) return node.map((n) => inline(doc, n, seen));
-  if (!node || typeof node !== 'object') return node;
-  const obj = node as Record<string, unknown>;
-  if (typeof obj.$ref === 'string') {
-    const ref = obj.$ref;
-    if (seen.includes(ref)) throw new Error(`recursive schema ${ref} cannot be inlined`);
-    const target = ref
-      .replace(/^#\//, '')
-      .split('/')
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<any>((acc, key) => acc?.[key], doc);
-    if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
-    const { $ref: _ignored, ...siblings } = obj;
-    return inline(doc, { ...target, ...siblings }, [...seen, ref]);
-  }
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(obj)) {
-    if (key.startsWith('x-')) continue;
-    if (DOC_ONLY.has(key)) continue;
-    // Under `properties` the keys are field names, never keywords.
-    out[key] = key === 'properties' ? mapValues(value as Doc, (v) => inline(doc, v, seen)) : inline(doc, value, seen);
-  }
-  return out;
-}
-
 function mapValues(obj: Doc, fn: (v: unknown) => unknown): Doc {
   return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, fn(v)]));
+}
+
+/** The `$id` under which the server registers the bundle's components (see apps/api http/contract-schemas.ts). */
+export const CONTRACT_SCHEMA_ID = 'contract';
+
+function resolvePointer(doc: Doc, ref: string): any {
+  const target = ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<any>((acc, key) => acc?.[key], doc);
+  if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
+  return target;
+}
+
+/** Follows `$ref`s of parameters, bodies and responses; schemas stay references. */
+function resolveObject(doc: Doc, node: any): any {
+  while (node && typeof node.$ref === 'string') node = resolvePointer(doc, node.$ref);
+  return node;
+}
+
+/**
+ * A schema as the route table holds it: references into the bundle's components point at
+ * the contract resource the server registers, documentation-only keywords are dropped.
+ */
+function routeSchema(node: unknown): any {
+  if (Array.isArray(node)) return node.map(routeSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node as Doc)) {
+    if (key.startsWith('x-') || DOC_ONLY.has(key)) continue;
+    if (key === '$ref' && typeof value === 'string') out[key] = value.startsWith('#/') ? CONTRACT_SCHEMA_ID + value : value;
+    // Under `properties` the keys are field names, never keywords.
+    else out[key] = key === 'properties' ? mapValues(value as Doc, routeSchema) : routeSchema(value);
+  }
+  return out;
 }
 
 export function listOperations(doc: Doc): OperationInfo[] {
   const ops: OperationInfo[] = [];
   const globalSecurity: Doc[] = doc.security ?? [];
   for (const [path, rawItem] of Object.entries<Doc>(doc.paths ?? {})) {
-    const item = inline(doc, rawItem, []) as Doc;
+    const item = resolveObject(doc, rawItem) as Doc;
     for (const method of HTTP_METHODS) {
       const op = item[method];
       if (!op) continue;
-      const params: ParameterInfo[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Doc) => ({
-        name: p.name,
-        in: p.in,
-        required: Boolean(p.required),
-        schema: p.schema ?? {},
-      }));
+      const params: ParameterInfo[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
+        .map((p: Doc) => resolveObject(doc, p))
+        .map((p: Doc) => ({ name: p.name, in: p.in, required: Boolean(p.required), schema: routeSchema(p.schema ?? {}) }));
       const security: Doc[] = op.security ?? globalSecurity;
       let body: OperationInfo['body'];
-      if (op.requestBody) {
-        const content = op.requestBody.content as Doc;
+      const requestBody = resolveObject(doc, op.requestBody);
+      if (requestBody) {
+        const content = requestBody.content as Doc;
         const contentTypes = Object.keys(content);
         const primary = content['application/json'] ?? content[contentTypes[0]!];
-        body = { required: Boolean(op.requestBody.required), contentTypes, schema: primary.schema ?? {} };
+        body = { required: Boolean(requestBody.required), contentTypes, schema: routeSchema(primary.schema ?? {}) };
       }
-      const responses = Object.entries<Doc>(op.responses ?? {}).map(([status, resp]) => {
+      const responses = Object.entries<Doc>(op.responses ?? {}).map(([status, raw]) => {
+        const resp = resolveObject(doc, raw);
         const [contentType, media] = Object.entries<Doc>(resp.content ?? {})[0] ?? [];
-        return { status, contentType, schema: media?.schema };
+        return { status, contentType, schema: media?.schema && routeSchema(media.schema) };
       });
       ops.push({
         operationId: op.operationId,

@@ -4,7 +4,9 @@ import type { RequestContext } from './operation-types.js';
 import type { RouteDefinition } from './route-definition.js';
 import type { Services } from '../services.js';
 import type { Principal } from '../auth/principal.js';
-import { compileValidator, trimStrings, type Validator } from './request-validation.js';
+import { contractSchemaResource } from './contract-schemas.js';
+import { installResponseSerialization } from './response-serialization.js';
+import { createValidatorCompiler, trimStrings, type Validator, type ValidatorCompiler } from './request-validation.js';
 import { securityHook } from './security.js';
 
 declare module 'fastify' {
@@ -55,7 +57,7 @@ interface CompiledRoute {
   declaredQuery: Set<string>;
 }
 
-function compileRoute(route: RouteDefinition): CompiledRoute {
+function compileRoute(route: RouteDefinition, compileValidator: ValidatorCompiler): CompiledRoute {
   return {
     params: route.params && compileValidator(route.params, 'text'),
     query: route.query && compileValidator(route.query, 'text'),
@@ -82,8 +84,11 @@ export function registerOperations(
 ): void {
   app.decorateRequest('principal', null);
   app.decorate('services', services);
+  const contract = contractSchemaResource(services.openApiDocument);
+  installResponseSerialization(app, contract);
+  const compileValidator = createValidatorCompiler(contract);
   for (const route of routes) {
-    const compiled = compileRoute(route);
+    const compiled = compileRoute(route, compileValidator);
     const handler = handlers[route.operationId as keyof Handlers] as unknown as (
       input: { path: unknown; query: unknown; body: unknown },
       ctx: RequestContext,

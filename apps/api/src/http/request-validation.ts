@@ -7,22 +7,35 @@ import type { JsonSchema } from './json-schema.js';
  * Request validation from the spec's own schemas, with failures worded as the seed words
  * them (`is required`, `is not allowed to be empty`, `is not allowed`).
  */
-function makeAjv(coerceTypes: boolean | 'array'): Ajv2020 {
+function makeAjv(coerceTypes: boolean | 'array', contract: JsonSchema): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults: false });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addSchema(contract);
   return ajv;
 }
 
-/** JSON bodies keep their types; query strings, paths and form bodies arrive as text. */
-const strictAjv = makeAjv(false);
-const coercingAjv = makeAjv('array');
-
 export type Validator = (data: unknown) => void;
+export type ValidatorCompiler = (schema: JsonSchema, source: 'json' | 'text') => Validator;
 
-export function compileValidator(schema: JsonSchema, source: 'json' | 'text'): Validator {
-  const validate: ValidateFunction = (source === 'json' ? strictAjv : coercingAjv).compile(schema);
-  return (data) => {
-    if (!validate(data)) throw validationFailed(describeErrors(validate.errors ?? [], data));
+/**
+ * Compiles validators over the contract's components. JSON bodies keep their types; query
+ * strings, paths and form bodies arrive as text and are coerced to the schema's types.
+ */
+export function createValidatorCompiler(contract: JsonSchema): ValidatorCompiler {
+  const strictAjv = makeAjv(false, contract);
+  const coercingAjv = makeAjv('array', contract);
+  const compiled = new Map<string, Validator>();
+  return (schema, source) => {
+    const key = `${source}:${JSON.stringify(schema)}`;
+    let validator = compiled.get(key);
+    if (!validator) {
+      const validate: ValidateFunction = (source === 'json' ? strictAjv : coercingAjv).compile(schema);
+      validator = (data) => {
+        if (!validate(data)) throw validationFailed(describeErrors(validate.errors ?? [], data));
+      };
+      compiled.set(key, validator);
+    }
+    return validator;
   };
 }
 
