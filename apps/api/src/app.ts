@@ -47,7 +47,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     parser: (body) => parseForm(body, { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowPrototypes: false }),
   });
   installErrorHandling(fastify);
-  const services = createServices(database.db);
+  const services = createServices(database.db, config);
   registerOperations(fastify, routes, handlers, services);
   registerDocs(fastify);
   return { fastify, services };

@@ -10,6 +10,14 @@ export interface Config {
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   logLevel: string;
+  /** The service's own pharmacy; direct transfers must name it as `transfer_to`. */
+  pharmacy: PharmacyIdentity;
+}
+
+export interface PharmacyIdentity {
+  name: string;
+  idNumber: string;
+  pharmacist: string;
 }
 
 export class ConfigError extends Error {}
@@ -26,6 +34,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function text(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined) return fallback;
+  const value = raw.trim();
+  if (!value || value.length > 255) throw new ConfigError(`${name} must be a non-empty text of at most 255 characters`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -39,5 +55,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     logLevel,
+    pharmacy: {
+      name: text(env, 'PHARMACY_NAME', 'Open Pharmacy'),
+      idNumber: text(env, 'PHARMACY_ID_NUMBER', '0000000'),
+      pharmacist: text(env, 'PHARMACY_PHARMACIST', 'Pat Pharmacist'),
+    },
   };
 }

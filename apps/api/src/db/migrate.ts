@@ -1,10 +1,14 @@
 import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { DatabaseHandle } from './database.js';
 import { customersAndPatients } from './migrations/001-customers-and-patients.js';
+import { transfers } from './migrations/002-transfers.js';
+import { fillRequests } from './migrations/003-fill-requests.js';
 
 /** Every migration, in order. Names are permanent once released. */
 const migrations: Record<string, Migration> = {
   '001-customers-and-patients': customersAndPatients,
+  '002-transfers': transfers,
+  '003-fill-requests': fillRequests,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

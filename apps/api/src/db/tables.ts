@@ -1,5 +1,7 @@
 /** Row types of every table, as Kysely sees them. Booleans are stored as 0/1 on both dialects. */
 import type { Environment } from '../auth/principal.js';
+import type { FillRequestTables } from '../fill-requests/fill-request-tables.js';
+import type { TransferTables } from '../transfers/transfer-tables.js';
 
 export type Flag = 0 | 1;
 
@@ -21,7 +23,7 @@ export interface ApiKeysTable {
 }
 
 /** Scopes every customer-owned record. */
-interface Owned {
+export interface Owned {
   customer_id: string;
   environment: Environment;
 }
@@ -95,9 +97,12 @@ export interface PrescriptionsTable extends Owned {
   created_at: string;
 }
 
-export interface Database {
+interface CoreTables {
   customers: CustomersTable;
   api_keys: ApiKeysTable;
   patients: PatientsTable;
   prescriptions: PrescriptionsTable;
 }
+
+/** Every table; each area declares its own in `<area>/*-tables.ts`. */
+export interface Database extends CoreTables, TransferTables, FillRequestTables {}

@@ -1,0 +1,6 @@
+import type { ServiceDeps } from '../service-deps.js';
+
+/** Copay requests. */
+export class CopayRequestService {
+  constructor(private readonly deps: ServiceDeps) {}
+}

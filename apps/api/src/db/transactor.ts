@@ -1,0 +1,19 @@
+import type { Db } from './database.js';
+
+/**
+ * Runs a unit of work atomically: every write in `work` commits together or not at all.
+ * Services take a Transactor rather than opening transactions themselves, so the embedded
+ * database can commit many concurrent units of work with one disk flush (group commit).
+ */
+export interface Transactor {
+  run<T>(work: (trx: Db) => Promise<T>): Promise<T>;
+}
+
+/** One database transaction per unit of work. */
+export class SimpleTransactor implements Transactor {
+  constructor(private readonly db: Db) {}
+
+  run<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+}

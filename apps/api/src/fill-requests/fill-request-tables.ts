@@ -1,0 +1,2 @@
+/** Tables of fill requests, orders, insurances and copay requests (migration 003). */
+export interface FillRequestTables {}

@@ -1,0 +1,6 @@
+import type { ServiceDeps } from '../service-deps.js';
+
+/** Insurance records. */
+export class InsuranceService {
+  constructor(private readonly deps: ServiceDeps) {}
+}

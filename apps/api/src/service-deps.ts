@@ -1,0 +1,12 @@
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { Transactor } from './db/transactor.js';
+import type { PatientService } from './patients/patient-service.js';
+
+/** What every area service is built from. */
+export interface ServiceDeps {
+  db: Db;
+  transactor: Transactor;
+  config: Config;
+  patients: PatientService;
+}

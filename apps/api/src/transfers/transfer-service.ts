@@ -1,0 +1,6 @@
+import type { ServiceDeps } from '../service-deps.js';
+
+/** Transfer requests: create, list, read. */
+export class TransferService {
+  constructor(private readonly deps: ServiceDeps) {}
+}

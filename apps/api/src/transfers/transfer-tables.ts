@@ -1,0 +1,2 @@
+/** Tables of transfers, direct transfers and prescribers (migration 002). */
+export interface TransferTables {}
