@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
+import { insertPrescription } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const jane = {
@@ -270,51 +271,10 @@ describe("a patient's prescriptions", () => {
 
   it('lists the stored prescriptions newest first, fillable only while usable', async () => {
     const token = await createPatient(acme.sandbox_api_key, { ...jane, first_name: 'Treated' });
-    const rx = (over: Record<string, unknown>) => ({
-      token: `rx${Math.random().toString(36).slice(2, 12)}`,
-      customer_id: acme.customer_id,
-      environment: 'sandbox' as const,
-      patient_token: token,
-      rx_number: '6001234',
-      status: 'active',
-      is_refill: 0 as const,
-      medication_name: 'Atorvastatin 20 mg tablet',
-      medication_sig: 'Take 1 tablet daily',
-      medication_id: null,
-      origin: 'electronic',
-      prescribed_brand_name: null,
-      prescribed_drug_strength: '20 mg',
-      prescribed_generic_name: 'Atorvastatin',
-      prescribed_written_name: 'Atorvastatin 20 mg tablet',
-      prescribed_quantity: 30,
-      prescribed_quantity_unit: 'tablet',
-      prescribed_ndc: '00071015523',
-      original_prescribed_ndc: null,
-      prescriber: 'Dr. Alex Smith',
-      prescriber_npi: '1234567893',
-      prescriber_order_number: 'ORD-1',
-      date_written: '2026-01-02T00:00:00.000Z',
-      date_filled_utc: null,
-      last_filled_date: null,
-      expiration_date_utc: '2099-01-01T00:00:00.000Z',
-      days_supply: '30',
-      number_of_refills_allowed: 2,
-      refills_remaining: 2,
-      quantity_remaining: 90,
-      current_rx_status_text: null,
-      created_at: '2026-01-02T00:00:00.000Z',
-      ...over,
-    });
-    const db = t.database.handle.db;
-    await db.insertInto('prescriptions').values(rx({ token: 'rxActive', created_at: '2026-01-03T00:00:00.000Z' })).execute();
-    await db
-      .insertInto('prescriptions')
-      .values(rx({ token: 'rxExpired', expiration_date_utc: '2020-01-01T00:00:00.000Z', created_at: '2026-01-02T00:00:00.000Z' }))
-      .execute();
-    await db
-      .insertInto('prescriptions')
-      .values(rx({ token: 'rxGone', status: 'transferred', current_rx_status_text: 'Transferred', created_at: '2026-01-01T00:00:00.000Z' }))
-      .execute();
+    const owner = { customer_id: acme.customer_id, patient_token: token };
+    await insertPrescription(t, owner, { token: 'rxActive', created_at: '2026-01-03T00:00:00.000Z' });
+    await insertPrescription(t, owner, { token: 'rxExpired', expiration_date_utc: '2020-01-01T00:00:00.000Z', created_at: '2026-01-02T00:00:00.000Z' });
+    await insertPrescription(t, owner, { token: 'rxGone', status: 'transferred', current_rx_status_text: 'Transferred', created_at: '2026-01-01T00:00:00.000Z' });
     const { data } = await t.client(acme.sandbox_api_key).GET('/v1/patient/{patient_token}/prescriptions', {
       params: { path: { patient_token: token } },
     });

@@ -1,0 +1,77 @@
+import { expect } from 'vitest';
+import type { Environment } from '../../src/auth/principal.js';
+import type { PrescriptionsTable } from '../../src/db/tables.js';
+import { randomToken } from '../../src/tokens.js';
+import type { TestApp } from './test-app.js';
+
+export const jane = {
+  first_name: 'Jane',
+  last_name: 'Doe',
+  dob: '19800131',
+  gender: 'female' as const,
+  zip: '94107',
+  street1: '1 Market St',
+  city: 'San Francisco',
+  state: 'CA',
+  country: 'US',
+  phone: '4155550100',
+  email: 'jane@example.com',
+  communications_opt_in: true,
+};
+
+/** Creates a patient through the API and answers its token. */
+export async function createPatient(t: TestApp, apiKey: string, body: Record<string, unknown> = {}): Promise<string> {
+  const { data, response } = await t.client(apiKey).PUT('/v1/patient', {
+    body: { ...jane, first_name: `Pat${randomToken(6)}`, ...body } as never,
+  });
+  expect(response.status).toBe(201);
+  return data!.patient_token;
+}
+
+/**
+ * Stores a prescription as the pharmacy would on receiving one (the sandbox's electronic
+ * prescriptions come later); answers the stored row.
+ */
+export async function insertPrescription(
+  t: TestApp,
+  owner: { customer_id: string; environment?: Environment; patient_token: string },
+  over: Partial<PrescriptionsTable> = {},
+): Promise<PrescriptionsTable> {
+  const row: PrescriptionsTable = {
+    token: randomToken(),
+    customer_id: owner.customer_id,
+    environment: owner.environment ?? 'sandbox',
+    patient_token: owner.patient_token,
+    rx_number: String(6_000_000 + Math.floor(Math.random() * 999_999)),
+    status: 'active',
+    is_refill: 0,
+    medication_name: 'Atorvastatin 20 mg tablet',
+    medication_sig: 'Take 1 tablet by mouth daily',
+    medication_id: null,
+    origin: 'electronic',
+    prescribed_brand_name: 'Lipitor',
+    prescribed_drug_strength: '20 mg',
+    prescribed_generic_name: 'Atorvastatin',
+    prescribed_written_name: 'Atorvastatin 20 mg tablet',
+    prescribed_quantity: 30,
+    prescribed_quantity_unit: 'tablet',
+    prescribed_ndc: '00071015523',
+    original_prescribed_ndc: null,
+    prescriber: 'Dr. Alex Smith',
+    prescriber_npi: '1234567893',
+    prescriber_order_number: 'ORD-1',
+    date_written: '2026-01-02T00:00:00.000Z',
+    date_filled_utc: null,
+    last_filled_date: null,
+    expiration_date_utc: '2099-01-01T00:00:00.000Z',
+    days_supply: '30',
+    number_of_refills_allowed: 2,
+    refills_remaining: 2,
+    quantity_remaining: 90,
+    current_rx_status_text: null,
+    created_at: new Date().toISOString(),
+    ...over,
+  };
+  await t.database.handle.db.insertInto('prescriptions').values(row).execute();
+  return row;
+}
