@@ -3,6 +3,8 @@ import { parse as parseForm } from 'qs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { GroupCommitTransactor } from './db/group-commit.js';
+import { SimpleTransactor } from './db/transactor.js';
 import { registerDocs } from './docs/docs-routes.js';
 import { handlers } from './generated/handler-index.js';
 import { routes } from './generated/routes.js';
@@ -27,17 +29,25 @@ const requestSerializers = {
   req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
 };
 
+/** Request ids: unique per process start and counter; cheap, and not secrets. */
+function requestIds(): () => string {
+  const prefix = `req_${randomToken(8)}`;
+  let counter = 0;
+  return () => `${prefix}${(++counter).toString(36)}`;
+}
+
 /** Builds the app from its parts; tests build the same app. */
 export async function buildApp({ config, database, logger }: AppOptions): Promise<App> {
   const fastify = Fastify({
     logger: logger ?? { level: config.logLevel, serializers: requestSerializers },
     bodyLimit: config.bodyLimit,
-    genReqId: () => `req_${randomToken(16)}`,
+    genReqId: requestIds(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
   });
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // Bodies are JSON or form data only; Fastify's default text/plain parser would let others through.
   fastify.removeContentTypeParser('text/plain');
@@ -47,7 +57,9 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     parser: (body) => parseForm(body, { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowPrototypes: false }),
   });
   installErrorHandling(fastify);
-  const services = createServices(database.db, config);
+  // The embedded database has one writer: concurrent units of work share one commit.
+  const transactor = database.dialect === 'sqlite' ? new GroupCommitTransactor(database.db) : new SimpleTransactor(database.db);
+  const services = createServices(database.db, config, transactor);
   registerOperations(fastify, routes, handlers, services);
   registerDocs(fastify);
   return { fastify, services };

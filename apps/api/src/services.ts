@@ -38,7 +38,7 @@ export interface Services {
 
 export function createServices(db: Db, config: Config, transactor: Transactor = new SimpleTransactor(db)): Services {
   const customerRepository = new CustomerRepository(db);
-  const patients = new PatientService(new PatientRepository(db));
+  const patients = new PatientService(new PatientRepository(db), transactor);
   const deps: ServiceDeps = { db, transactor, config, patients };
   return {
     apiKeys: new ApiKeyAuthenticator(customerRepository),

@@ -17,22 +17,40 @@ export interface DatabaseHandle {
 type LibsqlDatabase = InstanceType<typeof Sqlite>;
 type LibsqlStatement = ReturnType<LibsqlDatabase['prepare']>;
 
+/** A prepared statement with its `reader` flag read once (each read is a native call). */
+interface CachedStatement {
+  readonly reader: boolean;
+  all(parameters: readonly unknown[]): unknown[];
+  run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
+}
+
+function cacheStatement(statement: LibsqlStatement): CachedStatement {
+  const reader = statement.reader;
+  return {
+    reader,
+    all: (parameters) => statement.all(parameters as never),
+    run: (parameters) => statement.run(parameters as never) as ReturnType<CachedStatement['run']>,
+    iterate: (parameters) => statement.iterate(parameters as never) as IterableIterator<unknown>,
+  };
+}
+
 /**
  * Kysely prepares every query it runs; preparing costs more than running a point lookup,
  * so statements are kept per SQL text (Kysely's SQL is parameterized, so the set is small).
  */
 class StatementCache {
-  private readonly statements = new Map<string, LibsqlStatement>();
+  private readonly statements = new Map<string, CachedStatement>();
 
   constructor(
     private readonly sqlite: LibsqlDatabase,
     private readonly maxStatements = 1000,
   ) {}
 
-  prepare(sql: string): LibsqlStatement {
+  prepare(sql: string): CachedStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
-      statement = this.sqlite.prepare(sql);
+      statement = cacheStatement(this.sqlite.prepare(sql));
       if (this.statements.size >= this.maxStatements) this.statements.clear();
       this.statements.set(sql, statement);
     }

@@ -21,13 +21,13 @@ export class PatientRepository {
   constructor(private readonly db: Db) {}
 
   /** Inserts unless a patient with the same identity exists; answers the token that stands. */
-  async insertOrGetToken(row: PatientRow): Promise<string> {
-    await this.db
+  async insertOrGetToken(row: PatientRow, trx: Db = this.db): Promise<string> {
+    await trx
       .insertInto('patients')
       .values(row)
       .onConflict((oc) => oc.columns(['customer_id', 'environment', 'match_key']).doNothing())
       .execute();
-    const existing = await this.db
+    const existing = await trx
       .selectFrom('patients')
       .select('token')
       .where('customer_id', '=', row.customer_id)

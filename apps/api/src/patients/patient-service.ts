@@ -1,6 +1,7 @@
 import type { components } from '@pharmacy/contract';
 import type { Principal } from '../auth/principal.js';
 import type { Flag } from '../db/tables.js';
+import type { Transactor } from '../db/transactor.js';
 import { invalidField, notFound, notOwner } from '../errors.js';
 import { nowIso, randomToken } from '../tokens.js';
 import { compactDate, identityKey, isCalendarDate, normalizeName } from './patient-identity.js';
@@ -44,7 +45,10 @@ function noticeDate(viewed: boolean | undefined, date: string | undefined): stri
 }
 
 export class PatientService {
-  constructor(private readonly patients: PatientRepository) {}
+  constructor(
+    private readonly patients: PatientRepository,
+    private readonly transactor: Transactor,
+  ) {}
 
   /** Creates the patient, or answers the token of the patient with the same identity. */
   async create(owner: Principal, input: PatientCreate): Promise<string> {
@@ -90,7 +94,7 @@ export class PatientService {
       created_at: now,
       updated_at: now,
     };
-    return this.patients.insertOrGetToken(row);
+    return this.transactor.run((trx) => this.patients.insertOrGetToken(row, trx));
   }
 
   async find(owner: Principal, q: PatientFind): Promise<PatientRow> {
