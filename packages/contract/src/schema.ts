@@ -329,7 +329,8 @@ export interface paths {
          * @description Answers the direct transfer as submitted, with its processing state. The record's
          *     fields are designed (the source does not show them): the submitted `prescriber`,
          *     `transfer_from`, `transfer_to` and `prescription` unchanged, plus the token,
-         *     `status`, `patient_token`, `created_at` and the outcome.
+         *     `status`, `patient_token`, `created_at`, the outcome, and `prescriber_token` (the
+         *     prescriber record the submitted prescriber was stored as).
          *
          *     `status` is `pending` until the pharmacy has processed the transfer, then `accepted`
          *     (`prescription_token` names the prescription created, the one announced by
@@ -387,6 +388,20 @@ export interface paths {
          *       keyed `insurances.{index}.insurance_token` `does not exist`;
          *     - `replacement_order` must be the `request_id` of an existing fill request of this
          *       customer, else `400` keyed `replacement_order` `does not exist`.
+         *
+         *     **What a submission does** (designed, `x-designed`), atomically: any refusal above
+         *     writes nothing.
+         *     - Each prescription is filled now: the fill dispenses `prescribed_quantity` (or what
+         *       remains, if less) from `quantity_remaining` and sets `last_filled_date` (and
+         *       `date_filled_utc` on the first fill). The first fill does not consume a refill; each
+         *       later one decrements `refills_remaining` (`number_of_refills_allowed` N allows N+1
+         *       fills). A prescription with no quantity or refill left is `is not fillable`, also
+         *       when two requests race for its last refill: only one of them succeeds.
+         *     - Card fields sent without an `insurance_token` create an insurance record of the
+         *       patient; the fill request then names it by its token.
+         *     - An `insurance` request opens one `pending` copay request per prescription, under the
+         *       first plan (see `GET /v1/copay_request/{request_id}`).
+         *     - The request starts `pending`, or `triage` when `check_in` is true.
          *
          *     **Defaults.** `shipping_method` `usps_first`; `signature_confirmation`,
          *     `is_custom_order` and `check_in` false. Without further control the exact prescribed
@@ -775,6 +790,13 @@ export interface paths {
          *     payer answers, then `completed` with the amount, or `failed` with a `message`. Poll
          *     until the status is final.
          *
+         *     **When copay requests are created** (designed, `x-designed`): submitting a fill request
+         *     with `patient_payment_type` `insurance` opens one copay request per prescription in its
+         *     `medications`, priced under the first (primary) plan of its `insurances`, for the
+         *     quantity and days of supply that fill dispenses; each starts `pending`. A cash request,
+         *     or one of OTC products only, opens none. Their ids are answered as `copay_request_ids`
+         *     by `GET /v1/fill_request/{url_token}`.
+         *
          *     A `request_id` unknown in this environment, or of another customer, answers `404`
          *     (designed). The record's fields are designed (the source shows none).
          */
@@ -837,7 +859,14 @@ export interface paths {
          * Get a prescriber record
          * @description Answers a prescriber the pharmacy holds prescriptions from: name, NPI, DEA number
          *     (when on file) and practice address and contact details. A token unknown in this
-         *     environment answers `404`. The record's fields are designed (the source shows none);
+         *     environment answers `404`, and so does a prescriber of another customer (designed: it
+         *     reveals nothing).
+         *
+         *     Prescriber records are kept per customer and environment, one per NPI (designed): the
+         *     pharmacy records the prescriber of every prescription it receives (a direct
+         *     transfer's `prescriber` now), and a later submission naming the same NPI updates the
+         *     name and address. The token is found as `prescriber_token` in the direct transfer's
+         *     and the prescription's reads. The record's fields are designed (the source shows none);
          *     `address` has the fields of a prescription's `prescriber_address`.
          */
         get: operations["getPrescriber"];
@@ -2903,6 +2932,12 @@ export interface components {
             prescriber: string | null;
             /** @description The prescriber's 10-digit NPI; null when unknown (nullability designed). */
             prescriber_npi: string | null;
+            /**
+             * @description The pharmacy's prescriber record for `prescriber_npi`, readable with
+             *     `GET /v1/prescriber/{prescriber_token}`; null when the pharmacy holds no record for
+             *     the prescriber. Not listed by the source for this read (designed).
+             */
+            prescriber_token: components["schemas"]["Token"] | null;
             /** @description The prescriber's own order number; null when none was given (nullability designed). */
             prescriber_order_number: string | null;
             /** @description Pharmacy notes on the prescription; null when there are none (type and nullability designed). */
@@ -3328,6 +3363,12 @@ export interface components {
             patient_token: components["schemas"]["Token"];
             created_at: components["schemas"]["Timestamp"];
             prescriber: components["schemas"]["DirectTransferPrescriber"];
+            /**
+             * @description The prescriber record the submitted `prescriber` was stored as, readable with
+             *     `GET /v1/prescriber/{prescriber_token}`. The pharmacy keeps one record per NPI per
+             *     customer and environment, so direct transfers from the same prescriber share it.
+             */
+            prescriber_token: components["schemas"]["Token"];
             transfer_from: components["schemas"]["DirectTransferFrom"];
             transfer_to: components["schemas"]["DirectTransferTo"];
             prescription: components["schemas"]["DirectTransferPrescription"];
@@ -3558,8 +3599,9 @@ export interface components {
             /** @description When the request was received. */
             timestamp: components["schemas"]["Timestamp"];
             /**
-             * @description The request's status on receipt (our design): `pending`, or `scheduled` when a refill
-             *     was submitted before the earliest date it is allowed.
+             * @description The request's status on receipt (our design): `pending`; `triage` when `check_in` is
+             *     true (a pharmacist contacts the patient before the request is processed); or
+             *     `scheduled` when a refill was submitted before the earliest date it is allowed.
              */
             status: components["schemas"]["FillRequestStatus"];
             details: {
@@ -3573,8 +3615,15 @@ export interface components {
          * FillRequest
          * @description A fill request as it was submitted: the fields of the create body that were sent (with
          *     `shipping_method` defaulted to `usps_first` when it was not), plus `request_id`,
-         *     `status` and `created_at`. Optional fields that were not sent are absent. The added
-         *     fields are our design; the source says only that the submitted payload is answered.
+         *     `status`, `created_at` and `copay_request_ids`. Optional fields that were not sent are
+         *     absent. The added fields are our design; the source says only that the submitted payload
+         *     is answered.
+         *
+         *     Designed: each plan of `insurances` is answered by the `insurance_token` of the insurance
+         *     record it named or created (card fields sent without a token create a record of the
+         *     patient), never with its card fields: like the social security number, the cardholder id
+         *     is accepted but not returned (read the record, masked, with
+         *     `GET /v1/insurance/{insurance_token}`).
          */
         FillRequest: {
             /** @description The fill request's token, as answered at submission (our design to repeat it here). */
@@ -3582,9 +3631,24 @@ export interface components {
             status: components["schemas"]["FillRequestStatus"];
             /** @description When the request was received (our design). */
             created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description The `request_id`s of the copay requests opened for this fill request (read each with
+             *     `GET /v1/copay_request/{request_id}`). An insurance-paid request opens one copay
+             *     request per prescription in `medications`, priced under the first (primary) plan of
+             *     `insurances`, in the order of `medications`; a cash request, or one of OTC products
+             *     only, opens none (empty array). Our design.
+             */
+            copay_request_ids: components["schemas"]["Token"][];
             patient_token: components["schemas"]["Token"];
             patient_payment_type: components["schemas"]["PatientPaymentType"];
-            insurances?: components["schemas"]["FillRequestInsurance"][];
+            /**
+             * @description The plans billed, primary first, each as `{insurance_token}` of the insurance record
+             *     named or created at submission (our design; card fields are not answered).
+             */
+            insurances?: {
+                /** @description The insurance record (see `GET /v1/insurance/{insurance_token}`). */
+                insurance_token: components["schemas"]["Token"];
+            }[];
             medications?: components["schemas"]["FillRequestMedication"][];
             otc_products?: components["schemas"]["FillRequestOtcProduct"][];
             address_to_name: string;

@@ -67,7 +67,7 @@ export interface PrescriptionsTable extends Owned {
   token: string;
   patient_token: string;
   rx_number: string;
-  /** `active`, `transferred` or `inactive`. */
+  /** `active`, `on_hold`, `transferred` or `inactive`. */
   status: string;
   is_refill: Flag;
   medication_name: string;
@@ -95,6 +95,30 @@ export interface PrescriptionsTable extends Owned {
   quantity_remaining: number;
   current_rx_status_text: string | null;
   created_at: string;
+  // Details of seed 2.3 (migration 002).
+  /** Dispense as written; null for historical prescriptions. */
+  is_daw: Flag | null;
+  /** 0 when not controlled, 1 to 5 for schedules I to V. */
+  dea_schedule: number;
+  notes: string | null;
+  /** The prescriber record, when the prescriber is known by NPI. */
+  prescriber_token: string | null;
+  prescriber_address_name: string | null;
+  prescriber_address_company: string | null;
+  prescriber_address_street1: string | null;
+  prescriber_address_street2: string | null;
+  prescriber_address_city: string | null;
+  prescriber_address_state: string | null;
+  prescriber_address_zip: string | null;
+  prescriber_address_country: string | null;
+  prescriber_address_phone: string | null;
+  prescriber_address_email: string | null;
+  /** JSON array of ICD-10 codes. */
+  icd10_codes: string;
+  /** JSON array of ICD-9 codes. */
+  icd9_codes: string;
+  on_formulary: Flag;
+  formulary_ndc: string | null;
 }
 
 interface CoreTables {

@@ -112,9 +112,9 @@ function describe(error: ErrorObject, data: unknown): ValidationErrorItem {
 }
 
 /**
- * For a failed `anyOf`/`oneOf`, keeps only the errors of the branch that came closest (fewest
+ * For a failed `anyOf`/`oneOf`, keeps only the errors of the branches that came closest (fewest
  * errors): for "one pair of fields or the other", a caller who sent half of one pair hears
- * about the missing half, not about the whole other pair.
+ * about the missing half, not about the whole other pair; one who sent neither hears about both.
  */
 function closestBranches(errors: ErrorObject[]): ErrorObject[] {
   let kept = errors;
@@ -127,8 +127,8 @@ function closestBranches(errors: ErrorObject[]): ErrorObject[] {
       byBranch.set(branch, [...(byBranch.get(branch) ?? []), e]);
     }
     if (byBranch.size < 2) continue;
-    const best = [...byBranch.values()].reduce((a, b) => (b.length < a.length ? b : a));
-    const dropped = new Set([...byBranch.values()].flat().filter((e) => !best.includes(e)));
+    const fewest = Math.min(...[...byBranch.values()].map((b) => b.length));
+    const dropped = new Set([...byBranch.values()].filter((b) => b.length > fewest).flat());
     kept = kept.filter((e) => !dropped.has(e));
   }
   return kept;

@@ -1,14 +1,19 @@
 import type { components } from '@pharmacy/contract';
 import type { PrescriptionRow } from './prescription-repository.js';
 
+type Schemas = components['schemas'];
+
 /**
- * A prescription can be filled while it is active, not expired and has quantity left.
- * `refills_remaining` counts refills after the current fill, so quantity is the measure.
+ * A prescription can be filled while it is active (not on hold, transferred out or
+ * inactive), not expired, has quantity left and has a fill left: `number_of_refills_allowed`
+ * N allows N+1 fills, the first (never filled) fill consumes no refill, every later fill
+ * consumes one of `refills_remaining`.
  */
 export function isFillable(rx: PrescriptionRow, now = new Date()): boolean {
   if (rx.status !== 'active') return false;
   if (rx.expiration_date_utc && new Date(rx.expiration_date_utc) <= now) return false;
-  return rx.quantity_remaining > 0;
+  if (rx.quantity_remaining <= 0) return false;
+  return rx.date_filled_utc === null || rx.refills_remaining > 0;
 }
 
 /** The list item of seed 2.2. */
@@ -42,5 +47,66 @@ export function presentPatientPrescription(rx: PrescriptionRow): components['sch
     refills_remaining: rx.refills_remaining,
     quantity_remaining: rx.quantity_remaining,
     current_rx_status_text: rx.current_rx_status_text,
+  };
+}
+
+/** A JSON array of codes as stored; anything else reads as no codes. */
+function codes(json: string): string[] {
+  try {
+    const parsed = JSON.parse(json) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((c): c is string => typeof c === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The read shape of seed 2.3 (wrapped in `prescription` by the handler). */
+export function presentPrescription(rx: PrescriptionRow, now = new Date()): Schemas['Prescription'] {
+  return {
+    prescription_token: rx.token,
+    rx_number: rx.rx_number,
+    fillable: isFillable(rx, now),
+    prescribed_brand_name: rx.prescribed_brand_name,
+    prescribed_generic_name: rx.prescribed_generic_name,
+    prescribed_ndc: rx.prescribed_ndc,
+    prescribed_quantity: rx.prescribed_quantity,
+    prescribed_written_name: rx.prescribed_written_name,
+    prescribed_drug_strength: rx.prescribed_drug_strength,
+    prescribed_quantity_unit: rx.prescribed_quantity_unit,
+    original_prescribed_ndc: rx.original_prescribed_ndc,
+    medication_sig: rx.medication_sig,
+    days_supply: rx.days_supply,
+    date_written: rx.date_written,
+    expiration_date: rx.expiration_date_utc,
+    date_filled_utc: rx.date_filled_utc,
+    last_filled_date: rx.last_filled_date,
+    refills_remaining: rx.refills_remaining,
+    quantity_remaining: rx.quantity_remaining,
+    number_of_refills_allowed: rx.number_of_refills_allowed,
+    is_refill: rx.is_refill === 1,
+    is_daw: rx.is_daw === null ? null : rx.is_daw === 1,
+    dea_schedule: rx.dea_schedule,
+    origin: rx.origin,
+    prescriber: rx.prescriber,
+    prescriber_npi: rx.prescriber_npi,
+    prescriber_token: rx.prescriber_token,
+    prescriber_order_number: rx.prescriber_order_number,
+    notes: rx.notes,
+    // Parts the pharmacy does not know are empty strings (company and street2 may be null).
+    prescriber_address: {
+      name: rx.prescriber_address_name ?? rx.prescriber ?? '',
+      company: rx.prescriber_address_company,
+      street1: rx.prescriber_address_street1 ?? '',
+      street2: rx.prescriber_address_street2,
+      city: rx.prescriber_address_city ?? '',
+      state: rx.prescriber_address_state ?? '',
+      zip: rx.prescriber_address_zip ?? '',
+      country: rx.prescriber_address_country ?? '',
+      phone: rx.prescriber_address_phone ?? '',
+      email: rx.prescriber_address_email ?? '',
+    },
+    icd_codes: { icd10: codes(rx.icd10_codes), icd9: codes(rx.icd9_codes) },
+    formulary: { on_formulary: rx.on_formulary === 1, formulary_ndc: rx.formulary_ndc },
+    current_rx_status_text: rx.current_rx_status_text as Schemas['Prescription']['current_rx_status_text'],
   };
 }

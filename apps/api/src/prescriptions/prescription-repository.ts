@@ -10,6 +10,11 @@ export class PrescriptionRepository {
     await this.db.insertInto('prescriptions').values(row).execute();
   }
 
+  /** The prescription with this token in any customer's records (ownership is the service's concern). */
+  async findByToken(token: string): Promise<PrescriptionRow | undefined> {
+    return this.db.selectFrom('prescriptions').selectAll().where('token', '=', token).executeTakeFirst();
+  }
+
   /** A patient's prescriptions, newest first. */
   async listForPatient(patientToken: string): Promise<PrescriptionRow[]> {
     return this.db

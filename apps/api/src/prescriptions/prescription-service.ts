@@ -1,6 +1,10 @@
 import type { Principal } from '../auth/principal.js';
+import { notFound, notOwner } from '../errors.js';
 import type { PatientService } from '../patients/patient-service.js';
 import type { PrescriptionRepository, PrescriptionRow } from './prescription-repository.js';
+
+export const PRESCRIPTION_NOT_FOUND = 'Unable to find Prescription.';
+export const PRESCRIPTION_NOT_OWNED = 'Prescription does not belong to this customer.';
 
 export class PrescriptionService {
   constructor(
@@ -12,5 +16,18 @@ export class PrescriptionService {
   async listForPatient(owner: Principal, patientToken: string): Promise<PrescriptionRow[]> {
     const patient = await this.patients.get(owner, patientToken);
     return this.prescriptions.listForPatient(patient.token);
+  }
+
+  /**
+   * The prescription with this token, if the caller may see it: another customer's is
+   * refused as for patients (seed 7.5); the caller's own in the other environment does not
+   * exist here.
+   */
+  async get(owner: Principal, token: string): Promise<PrescriptionRow> {
+    const row = await this.prescriptions.findByToken(token);
+    if (!row) throw notFound(PRESCRIPTION_NOT_FOUND);
+    if (row.customer_id !== owner.customerId) throw notOwner(PRESCRIPTION_NOT_OWNED);
+    if (row.environment !== owner.environment) throw notFound(PRESCRIPTION_NOT_FOUND);
+    return row;
   }
 }

@@ -1,6 +1,120 @@
+import type { Principal } from '../auth/principal.js';
+import type { PrescriptionsTable } from '../db/tables.js';
+import { notFound } from '../errors.js';
 import type { ServiceDeps } from '../service-deps.js';
+import { nowIso, randomToken } from '../tokens.js';
+import {
+  TransferRepository,
+  type TransferMedicationRow,
+  type TransferMessageRow,
+  type TransferRow,
+} from './transfer-repository.js';
 
-/** Transfer requests: create, list, read. */
+/**
+ * The create body (`TransferRequestCreate`). Its generated type is `unknown`: the schema's
+ * `anyOf` of contact pairs widens it, so the fields are restated here; the route has
+ * already validated the body against the schema.
+ */
+export interface TransferRequestCreate {
+  patient_token: string;
+  pharmacy_name?: string;
+  pharmacy_phone?: string;
+  pharmacy_fax?: string;
+  prescriber_name?: string;
+  prescriber_phone?: string;
+  prescriber_fax?: string;
+  medications?: string[];
+  metadata?: string;
+  notes?: string;
+}
+
+export const TRANSFER_NOT_FOUND = 'Transfer not found.';
+/** Transfer requests per page of the list (seed 8). */
+export const TRANSFER_PAGE_SIZE = 50;
+
+export interface TransferWithMedications {
+  transfer: TransferRow;
+  medications: TransferMedicationRow[];
+}
+
+export interface TransferRecord extends TransferWithMedications {
+  messages: TransferMessageRow[];
+  /** The prescriptions of transferred medications, by token. */
+  prescriptions: Map<string, PrescriptionsTable>;
+}
+
+/** Transfer requests: create, list, read. New requests start `pending`. */
 export class TransferService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly transfers: TransferRepository;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.transfers = new TransferRepository(deps.db);
+  }
+
+  async create(owner: Principal, input: TransferRequestCreate): Promise<TransferWithMedications> {
+    const patient = await this.deps.patients.get(owner, input.patient_token);
+    const now = nowIso();
+    const transfer: TransferRow = {
+      token: randomToken(),
+      customer_id: owner.customerId,
+      environment: owner.environment,
+      patient_token: patient.token,
+      status: 'pending',
+      pharmacy_name: input.pharmacy_name ?? null,
+      pharmacy_phone: input.pharmacy_phone ?? null,
+      pharmacy_fax: input.pharmacy_fax ?? null,
+      prescriber_name: input.prescriber_name ?? null,
+      prescriber_phone: input.prescriber_phone ?? null,
+      prescriber_fax: input.prescriber_fax ?? null,
+      all_medications: input.medications === undefined ? 1 : 0,
+      notes: input.notes ?? null,
+      metadata: input.metadata ?? null,
+      cancel_reason: null,
+      cancel_reason_other: null,
+      completed_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const medications: TransferMedicationRow[] = (input.medications ?? []).map((medication_name, position) => ({
+      token: randomToken(),
+      transfer_token: transfer.token,
+      position,
+      medication_name,
+      status: 'pending',
+      rejection_reason: null,
+      rejection_reason_other: null,
+      prescription_token: null,
+      source_last_filled_date: null,
+      source_refills_filled: null,
+      created_at: now,
+      updated_at: now,
+    }));
+    await this.deps.transactor.run((trx) => this.transfers.insert(transfer, medications, trx));
+    return { transfer, medications };
+  }
+
+  /** Zero-based page of the caller's transfer requests, earliest first; beyond the end, none. */
+  async list(owner: Principal, page: number): Promise<TransferWithMedications[]> {
+    const transfers = await this.transfers.listPage(owner, page * TRANSFER_PAGE_SIZE, TRANSFER_PAGE_SIZE);
+    const medications = await this.transfers.medicationsOf(transfers.map((t) => t.token));
+    return transfers.map((transfer) => ({
+      transfer,
+      medications: medications.filter((m) => m.transfer_token === transfer.token),
+    }));
+  }
+
+  /** Another customer's transfer request, or one of the other environment, is not found. */
+  async get(owner: Principal, token: string): Promise<TransferRecord> {
+    const transfer = await this.transfers.findByToken(token);
+    if (!transfer || transfer.customer_id !== owner.customerId || transfer.environment !== owner.environment) {
+      throw notFound(TRANSFER_NOT_FOUND);
+    }
+    const [medications, messages] = await Promise.all([
+      this.transfers.medicationsOf([transfer.token]),
+      this.transfers.messagesOf(transfer.token),
+    ]);
+    const rxTokens = medications.map((m) => m.prescription_token).filter((t): t is string => t !== null);
+    const prescriptions = new Map((await this.transfers.prescriptions(rxTokens)).map((rx) => [rx.token, rx]));
+    return { transfer, medications, messages, prescriptions };
+  }
 }

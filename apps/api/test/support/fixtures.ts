@@ -19,6 +19,18 @@ export const jane = {
   communications_opt_in: true,
 };
 
+/** Where a fill request ships, and the survey it must carry (all of whose fields are optional). */
+export const destination = {
+  address_to_name: 'Jane Doe',
+  address_to_street1: '1 Market St',
+  address_to_city: 'San Francisco',
+  address_to_state: 'CA',
+  address_to_zip: '94107',
+  address_to_phone: '4155550100',
+  address_to_email: 'jane@example.com',
+  patient_survey: {},
+};
+
 /** Creates a patient through the API and answers its token. */
 export async function createPatient(t: TestApp, apiKey: string, body: Record<string, unknown> = {}): Promise<string> {
   const { data, response } = await t.client(apiKey).PUT('/v1/patient', {
@@ -70,6 +82,24 @@ export async function insertPrescription(
     quantity_remaining: 90,
     current_rx_status_text: null,
     created_at: new Date().toISOString(),
+    is_daw: 0,
+    dea_schedule: 0,
+    notes: null,
+    prescriber_token: null,
+    prescriber_address_name: 'Dr. Alex Smith',
+    prescriber_address_company: 'Bayview Family Medicine',
+    prescriber_address_street1: '500 Howard St',
+    prescriber_address_street2: null,
+    prescriber_address_city: 'San Francisco',
+    prescriber_address_state: 'CA',
+    prescriber_address_zip: '94105',
+    prescriber_address_country: 'US',
+    prescriber_address_phone: '4155550123',
+    prescriber_address_email: 'office@bayviewfm.example.com',
+    icd10_codes: '["E78.5"]',
+    icd9_codes: '[]',
+    on_formulary: 1,
+    formulary_ndc: '00071015523',
     ...over,
   };
   await t.database.handle.db.insertInto('prescriptions').values(row).execute();

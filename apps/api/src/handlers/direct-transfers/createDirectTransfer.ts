@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
+import { presentDirectTransferReceipt } from '../../direct-transfers/direct-transfer-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** POST /v1/direct_transfer: Submit a direct transfer. Scaffolded by `pnpm generate`; replace the body. */
-export const createDirectTransfer: Handlers['createDirectTransfer'] = async () => {
-  throw notImplemented('createDirectTransfer');
+export const createDirectTransfer: Handlers['createDirectTransfer'] = async ({ body }, ctx) => {
+  const directTransfer = await ctx.services.directTransfers.create(principalOf(ctx), body);
+  return { status: 201, body: presentDirectTransferReceipt(directTransfer) };
 };

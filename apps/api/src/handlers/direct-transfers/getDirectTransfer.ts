@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
+import { presentDirectTransfer } from '../../direct-transfers/direct-transfer-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /v1/direct_transfer/{direct_transfer_token}: Get a direct transfer. Scaffolded by `pnpm generate`; replace the body. */
-export const getDirectTransfer: Handlers['getDirectTransfer'] = async () => {
-  throw notImplemented('getDirectTransfer');
+export const getDirectTransfer: Handlers['getDirectTransfer'] = async ({ path }, ctx) => {
+  const directTransfer = await ctx.services.directTransfers.get(principalOf(ctx), path.direct_transfer_token);
+  return { status: 200, body: presentDirectTransfer(directTransfer) };
 };

@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
+import { presentFillRequestReceipt } from '../../fill-requests/fill-request-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** POST /v1/fill_request: Submit a fill request. Scaffolded by `pnpm generate`; replace the body. */
-export const createFillRequest: Handlers['createFillRequest'] = async () => {
-  throw notImplemented('createFillRequest');
+export const createFillRequest: Handlers['createFillRequest'] = async ({ body }, ctx) => {
+  const fillRequest = await ctx.services.fillRequests.create(principalOf(ctx), body);
+  return { status: 201, body: presentFillRequestReceipt(fillRequest) };
 };

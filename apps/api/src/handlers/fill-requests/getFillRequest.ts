@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
+import { presentFillRequest } from '../../fill-requests/fill-request-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /v1/fill_request/{url_token}: Get a fill request. Scaffolded by `pnpm generate`; replace the body. */
-export const getFillRequest: Handlers['getFillRequest'] = async () => {
-  throw notImplemented('getFillRequest');
+export const getFillRequest: Handlers['getFillRequest'] = async ({ path }, ctx) => {
+  const fillRequest = await ctx.services.fillRequests.get(principalOf(ctx), path.url_token);
+  return { status: 202, body: presentFillRequest(fillRequest) };
 };

@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
+import { presentFillRequestListItem } from '../../fill-requests/fill-request-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /v1/fill_requests: List fill requests. Scaffolded by `pnpm generate`; replace the body. */
-export const listFillRequests: Handlers['listFillRequests'] = async () => {
-  throw notImplemented('listFillRequests');
+export const listFillRequests: Handlers['listFillRequests'] = async ({ query }, ctx) => {
+  const page = await ctx.services.fillRequests.list(principalOf(ctx), query);
+  return { status: 200, body: { results: page.results.map(presentFillRequestListItem), next_page_token: page.next_page_token } };
 };

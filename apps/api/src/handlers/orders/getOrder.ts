@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { presentOrder } from '../../orders/order-presenter.js';
 
-/** GET /v1/order/{token}: Get an order. Scaffolded by `pnpm generate`; replace the body. */
-export const getOrder: Handlers['getOrder'] = async () => {
-  throw notImplemented('getOrder');
+export const getOrder: Handlers['getOrder'] = async ({ path }, ctx) => {
+  const order = await ctx.services.orders.get(principalOf(ctx), path.token);
+  return { status: 200, body: presentOrder(order) };
 };

@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { presentPrescription } from '../../prescriptions/prescription-presenter.js';
 
-/** GET /v1/prescription/{token}: Get a prescription. Scaffolded by `pnpm generate`; replace the body. */
-export const getPrescription: Handlers['getPrescription'] = async () => {
-  throw notImplemented('getPrescription');
+export const getPrescription: Handlers['getPrescription'] = async ({ path }, ctx) => {
+  const prescription = await ctx.services.prescriptions.get(principalOf(ctx), path.token);
+  return { status: 200, body: { prescription: presentPrescription(prescription) } };
 };

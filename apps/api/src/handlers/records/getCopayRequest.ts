@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
+import { presentCopayRequest } from '../../copay-requests/copay-request-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /v1/copay_request/{request_id}: Get a copay request. Scaffolded by `pnpm generate`; replace the body. */
-export const getCopayRequest: Handlers['getCopayRequest'] = async () => {
-  throw notImplemented('getCopayRequest');
+export const getCopayRequest: Handlers['getCopayRequest'] = async ({ path }, ctx) => {
+  const copayRequest = await ctx.services.copayRequests.get(principalOf(ctx), path.request_id);
+  return { status: 202, body: presentCopayRequest(copayRequest) };
 };

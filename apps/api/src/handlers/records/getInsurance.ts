@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { presentInsurance } from '../../insurances/insurance-presenter.js';
 
-/** GET /v1/insurance/{insurance_token}: Get an insurance record. Scaffolded by `pnpm generate`; replace the body. */
-export const getInsurance: Handlers['getInsurance'] = async () => {
-  throw notImplemented('getInsurance');
+export const getInsurance: Handlers['getInsurance'] = async ({ path }, ctx) => {
+  const insurance = await ctx.services.insurances.get(principalOf(ctx), path.insurance_token);
+  return { status: 200, body: presentInsurance(insurance) };
 };

@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { presentPrescriber } from '../../prescribers/prescriber-presenter.js';
 
-/** GET /v1/prescriber/{prescriber_token}: Get a prescriber record. Scaffolded by `pnpm generate`; replace the body. */
-export const getPrescriber: Handlers['getPrescriber'] = async () => {
-  throw notImplemented('getPrescriber');
+export const getPrescriber: Handlers['getPrescriber'] = async ({ path }, ctx) => {
+  const prescriber = await ctx.services.prescribers.get(principalOf(ctx), path.prescriber_token);
+  return { status: 200, body: presentPrescriber(prescriber) };
 };

@@ -1,7 +1,9 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { presentTransfer } from '../../transfers/transfer-presenter.js';
 
-/** GET /v1/transfer_request/{token}: Get a transfer request. Scaffolded by `pnpm generate`; replace the body. */
-export const getTransferRequest: Handlers['getTransferRequest'] = async () => {
-  throw notImplemented('getTransferRequest');
+export const getTransferRequest: Handlers['getTransferRequest'] = async ({ path }, ctx) => {
+  const record = await ctx.services.transfers.get(principalOf(ctx), path.token);
+  // The source's read answers an array; it holds exactly this one record.
+  return { status: 200, body: [presentTransfer(record)] };
 };

@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { presentTransferListItem } from '../../transfers/transfer-presenter.js';
 
-/** GET /v1/transfer_request: List transfer requests. Scaffolded by `pnpm generate`; replace the body. */
-export const listTransferRequests: Handlers['listTransferRequests'] = async () => {
-  throw notImplemented('listTransferRequests');
+export const listTransferRequests: Handlers['listTransferRequests'] = async ({ query }, ctx) => {
+  const transfers = await ctx.services.transfers.list(principalOf(ctx), query.page ?? 0);
+  return { status: 200, body: transfers.map(presentTransferListItem) };
 };

@@ -1,0 +1,34 @@
+import type { Principal } from '../auth/principal.js';
+import type { Db } from '../db/database.js';
+import type { CopayRequestsTable } from '../fill-requests/fill-request-tables.js';
+
+export type CopayRequestRow = CopayRequestsTable;
+
+export class CopayRequestRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertMany(rows: CopayRequestRow[], trx: Db = this.db): Promise<void> {
+    if (rows.length) await trx.insertInto('copay_requests').values(rows).execute();
+  }
+
+  async find(owner: Principal, token: string): Promise<CopayRequestRow | undefined> {
+    return this.db
+      .selectFrom('copay_requests')
+      .selectAll()
+      .where('token', '=', token)
+      .where('customer_id', '=', owner.customerId)
+      .where('environment', '=', owner.environment)
+      .executeTakeFirst();
+  }
+
+  /** The ids of the copay requests a fill request opened, in the order of its medications. */
+  async idsForFillRequest(fillRequestToken: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('copay_requests')
+      .select('token')
+      .where('fill_request_token', '=', fillRequestToken)
+      .orderBy('position')
+      .execute();
+    return rows.map((r) => r.token);
+  }
+}

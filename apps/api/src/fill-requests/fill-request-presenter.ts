@@ -1,0 +1,37 @@
+import type { components } from '@pharmacy/contract';
+import type { FillRequestRow } from './fill-request-repository.js';
+import { FILL_REQUEST_RECEIVED, type FillRequestRecord } from './fill-request-service.js';
+
+type Schemas = components['schemas'];
+
+export function presentFillRequestReceipt(row: FillRequestRow): Schemas['FillRequestReceipt'] {
+  return {
+    request_id: row.token,
+    timestamp: row.created_at,
+    status: row.status as Schemas['FillRequestStatus'],
+    details: { message: FILL_REQUEST_RECEIVED, metadata: row.metadata },
+  };
+}
+
+/** The request as submitted (stored payload) with its designed fields. */
+export function presentFillRequest({ row, copayRequestIds }: FillRequestRecord): Schemas['FillRequest'] {
+  return {
+    ...(JSON.parse(row.payload) as Omit<Schemas['FillRequest'], 'request_id' | 'status' | 'created_at' | 'copay_request_ids'>),
+    request_id: row.token,
+    status: row.status as Schemas['FillRequestStatus'],
+    created_at: row.created_at,
+    copay_request_ids: copayRequestIds,
+  };
+}
+
+export function presentFillRequestListItem(row: FillRequestRow): Schemas['FillRequestListItem'] {
+  return {
+    request_id: row.token,
+    patient_token: row.patient_token,
+    status: row.status as Schemas['FillRequestStatus'],
+    metadata: row.metadata,
+    shipping_method: row.shipping_method as Schemas['ShippingMethod'],
+    created_at: row.created_at,
+    order_token: row.order_token,
+  };
+}

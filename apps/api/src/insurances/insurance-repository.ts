@@ -1,0 +1,36 @@
+import type { Principal } from '../auth/principal.js';
+import type { Db } from '../db/database.js';
+import type { InsurancesTable } from '../fill-requests/fill-request-tables.js';
+
+export type InsuranceRow = InsurancesTable;
+
+export class InsuranceRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertMany(rows: InsuranceRow[], trx: Db = this.db): Promise<void> {
+    if (rows.length) await trx.insertInto('insurances').values(rows).execute();
+  }
+
+  /** The caller's insurance record with this token, if any. */
+  async find(owner: Principal, token: string): Promise<InsuranceRow | undefined> {
+    return this.db
+      .selectFrom('insurances')
+      .selectAll()
+      .where('token', '=', token)
+      .where('customer_id', '=', owner.customerId)
+      .where('environment', '=', owner.environment)
+      .executeTakeFirst();
+  }
+
+  /** Which of these tokens name insurance records of this patient (one query for all). */
+  async tokensOfPatient(patientToken: string, tokens: string[]): Promise<Set<string>> {
+    if (!tokens.length) return new Set();
+    const rows = await this.db
+      .selectFrom('insurances')
+      .select('token')
+      .where('token', 'in', tokens)
+      .where('patient_token', '=', patientToken)
+      .execute();
+    return new Set(rows.map((r) => r.token));
+  }
+}
