@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { openDatabase } from '../src/db/database.js';
+import { randomToken } from '../src/tokens.js';
 import { freePort, startProcess, type Started } from './processes.js';
 
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,6 +49,39 @@ function patientBody(n: number): string {
   return JSON.stringify({ first_name: `Bench${n}`, last_name: 'Patient', dob: '19800131', gender: 'female', zip: '94107' });
 }
 
+/**
+ * Prescriptions with fills to spare, stored as the pharmacy would on receiving them (the API
+ * has no operation that creates prescriptions), one per connection to spread the writes.
+ */
+async function seedPrescriptions(databaseUrl: string, customerId: string, patientToken: string, count: number): Promise<string[]> {
+  const database = openDatabase(databaseUrl);
+  const tokens = Array.from({ length: count }, () => randomToken());
+  const now = new Date().toISOString();
+  await database.db
+    .insertInto('prescriptions')
+    .values(
+      tokens.map((token, i) => ({
+        token,
+        customer_id: customerId,
+        environment: 'sandbox' as const,
+        patient_token: patientToken,
+        rx_number: String(7_000_000 + i),
+        status: 'active',
+        is_refill: 0 as const,
+        medication_name: 'Atorvastatin 20 mg tablet',
+        prescribed_quantity: 1,
+        number_of_refills_allowed: 10_000_000,
+        refills_remaining: 10_000_000,
+        quantity_remaining: 10_000_000,
+        expiration_date_utc: '2099-01-01T00:00:00.000Z',
+        created_at: now,
+      })) as never,
+    )
+    .execute();
+  await database.close();
+  return tokens;
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pharmacy-bench-'));
   const databaseUrl = process.env.DATABASE_URL ?? join(dataDir, 'bench.db');
@@ -58,12 +93,18 @@ async function main(): Promise<void> {
         env: { ...process.env, ...env },
         encoding: 'utf8',
       }),
-    ) as { sandbox_api_key: string };
+    ) as { customer_id: string; sandbox_api_key: string };
     const auth = { authorization: `ApiKey ${customer.sandbox_api_key}`, 'content-type': 'application/json' };
 
     const apiPort = await freePort();
     const api = `http://127.0.0.1:${apiPort}`;
     started.push(await startProcess(tsx, [join(apiRoot, 'src', 'server.ts')], { ...env, PORT: String(apiPort) }, `${api}/v1/open-api/api.yml`));
+    // The same service with its read cache off, to show the database path of a read.
+    const uncachedPort = await freePort();
+    const uncached = `http://127.0.0.1:${uncachedPort}`;
+    started.push(
+      await startProcess(tsx, [join(apiRoot, 'src', 'server.ts')], { ...env, PORT: String(uncachedPort), READ_CACHE_TTL_MS: '0' }, `${uncached}/v1/open-api/api.yml`),
+    );
     const prismPort = await freePort();
     const prism = `http://127.0.0.1:${prismPort}`;
     const bundle = join(repoRoot, 'packages', 'contract', 'openapi.yaml');
@@ -75,6 +116,27 @@ async function main(): Promise<void> {
     const created = await fetch(`${api}/v1/patient`, { method: 'PUT', headers: auth, body: patientBody(0) });
     const { patient_token } = (await created.json()) as { patient_token: string };
 
+    const prescriptionTokens = await seedPrescriptions(databaseUrl, customer.customer_id, patient_token, connections);
+    const fillBody = (i: number) =>
+      JSON.stringify({
+        patient_token,
+        patient_payment_type: 'cash',
+        medications: [{ prescription_token: prescriptionTokens[i % prescriptionTokens.length] }],
+        address_to_name: 'Bench Patient',
+        address_to_street1: '1 Market St',
+        address_to_city: 'San Francisco',
+        address_to_state: 'CA',
+        address_to_zip: '94107',
+        address_to_phone: '4155550100',
+        address_to_email: 'bench@example.com',
+        patient_survey: {},
+      });
+    let fills = 0;
+    const createFills = (url: string): autocannon.Options => ({
+      url,
+      requests: [{ method: 'POST', path: '/v1/fill_request', headers: auth, setupRequest: (req) => ({ ...req, body: fillBody(++fills) }) }],
+    });
+
     let n = 0;
     const createPatients = (url: string): autocannon.Options => ({
       url,
@@ -83,16 +145,20 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     rows.push(await measure('bare fastify', 'GET /bare', { url: `${bare}/bare` }));
     rows.push(await measure('service', 'GET /v1/patient/{token}', { url: `${api}/v1/patient/${patient_token}`, headers: auth }));
+    rows.push(await measure('service, no read cache', 'GET /v1/patient/{token}', { url: `${uncached}/v1/patient/${patient_token}`, headers: auth }));
     rows.push(await measure('prism', 'GET /v1/patient/{token}', { url: `${prism}/v1/patient/${patient_token}`, headers: auth }));
     rows.push(await measure('service', 'PUT /v1/patient (new)', createPatients(api)));
     rows.push(await measure('prism', 'PUT /v1/patient (new)', createPatients(prism)));
+    rows.push(await measure('service', 'POST /v1/fill_request', createFills(api)));
+    rows.push(await measure('prism', 'POST /v1/fill_request', createFills(prism)));
 
     console.log(`\n${duration}s per run, ${connections} connections, database ${databaseUrl.startsWith('postgres') ? 'postgres' : 'embedded (libsql, WAL, synchronous=FULL)'}\n`);
     console.table(rows.map((r) => ({ ...r, p50: `${r.p50} ms`, p99: `${r.p99} ms` })));
     const bareGet = rows[0]!.requestsPerSecond;
     const serviceGet = rows[1]!.requestsPerSecond;
-    console.log(`authenticated GET at ${((serviceGet / bareGet) * 100).toFixed(0)}% of the bare route`);
-    console.log(`durable patient creates: ${rows[3]!.requestsPerSecond}/s`);
+    console.log(`authenticated GET at ${((serviceGet / bareGet) * 100).toFixed(0)}% of the bare route (${((rows[2]!.requestsPerSecond / bareGet) * 100).toFixed(0)}% without the read cache)`);
+    console.log(`durable patient creates: ${rows[4]!.requestsPerSecond}/s`);
+    console.log(`durable fill requests: ${rows[6]!.requestsPerSecond}/s`);
   } finally {
     for (const s of started.reverse()) await s.stop();
     rmSync(dataDir, { recursive: true, force: true });

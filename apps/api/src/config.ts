@@ -10,6 +10,12 @@ export interface Config {
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   logLevel: string;
+  /**
+   * How long records read often (patients) stay in the in-process read cache. Only safe
+   * where this process owns the database: defaults to 30 s on the embedded database and
+   * to 0 (off) on PostgreSQL, which several processes may share.
+   */
+  readCacheTtlMs: number;
   /** The service's own pharmacy; direct transfers must name it as `transfer_to`. */
   pharmacy: PharmacyIdentity;
 }
@@ -55,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     logLevel,
+    readCacheTtlMs: integer(env, 'READ_CACHE_TTL_MS', /^postgres(ql)?:\/\//.test(databaseUrl) ? 0 : 30_000, 0, 3_600_000),
     pharmacy: {
       name: text(env, 'PHARMACY_NAME', 'Open Pharmacy'),
       idNumber: text(env, 'PHARMACY_ID_NUMBER', '0000000'),

@@ -7,6 +7,7 @@ import { FillRequestService } from './fill-requests/fill-request-service.js';
 import { InsuranceService } from './insurances/insurance-service.js';
 import { OrderService } from './orders/order-service.js';
 import { PrescriberService } from './prescribers/prescriber-service.js';
+import { ReadCache } from './read-cache.js';
 import type { ServiceDeps } from './service-deps.js';
 import { TransferService } from './transfers/transfer-service.js';
 import { openApiDocumentPath } from '@pharmacy/contract';
@@ -38,7 +39,7 @@ export interface Services {
 
 export function createServices(db: Db, config: Config, transactor: Transactor = new SimpleTransactor(db)): Services {
   const customerRepository = new CustomerRepository(db);
-  const patients = new PatientService(new PatientRepository(db), transactor);
+  const patients = new PatientService(new PatientRepository(db), transactor, new ReadCache(config.readCacheTtlMs));
   const deps: ServiceDeps = { db, transactor, config, patients };
   return {
     apiKeys: new ApiKeyAuthenticator(customerRepository),

@@ -60,7 +60,7 @@ export class PatientRepository {
     return query.orderBy('created_at').orderBy('token').limit(1).executeTakeFirst();
   }
 
-  async update(token: string, changes: PatientChanges): Promise<void> {
-    await this.db.updateTable('patients').set(changes).where('token', '=', token).execute();
+  async update(token: string, changes: PatientChanges, trx: Db = this.db): Promise<void> {
+    await trx.updateTable('patients').set(changes).where('token', '=', token).execute();
   }
 }

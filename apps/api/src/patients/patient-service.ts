@@ -2,6 +2,7 @@ import type { components } from '@pharmacy/contract';
 import type { Principal } from '../auth/principal.js';
 import type { Flag } from '../db/tables.js';
 import type { Transactor } from '../db/transactor.js';
+import { ReadCache } from '../read-cache.js';
 import { invalidField, notFound, notOwner } from '../errors.js';
 import { nowIso, randomToken } from '../tokens.js';
 import { compactDate, identityKey, isCalendarDate, normalizeName } from './patient-identity.js';
@@ -48,6 +49,7 @@ export class PatientService {
   constructor(
     private readonly patients: PatientRepository,
     private readonly transactor: Transactor,
+    private readonly cache: ReadCache<PatientRow> = new ReadCache(0),
   ) {}
 
   /** Creates the patient, or answers the token of the patient with the same identity. */
@@ -118,7 +120,7 @@ export class PatientService {
    * refused (seed 7.5); the caller's own patient in the other environment does not exist here.
    */
   async get(owner: Principal, token: string): Promise<PatientRow> {
-    const row = await this.patients.findByToken(token);
+    const row = await this.cache.load(token, () => this.patients.findByToken(token));
     if (!row) throw notFound(PATIENT_NOT_FOUND);
     if (row.customer_id !== owner.customerId) throw notOwner(PATIENT_NOT_OWNED);
     if (row.environment !== owner.environment) throw notFound(PATIENT_NOT_FOUND);
@@ -139,6 +141,11 @@ export class PatientService {
         input.viewed_notice_of_privacy_practices_date,
       );
     }
-    await this.patients.update(token, changes);
+    this.cache.invalidate(token);
+    try {
+      await this.transactor.run((trx) => this.patients.update(token, changes, trx));
+    } finally {
+      this.cache.invalidate(token);
+    }
   }
 }
