@@ -3,6 +3,8 @@ import { parse as parseForm } from 'qs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { createWorkers } from './background/workers.js';
+import type { WorkerLoop } from './background/worker-loop.js';
 import { GroupCommitTransactor } from './db/group-commit.js';
 import { SimpleTransactor } from './db/transactor.js';
 import { registerDocs } from './docs/docs-routes.js';
@@ -17,11 +19,14 @@ export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];
+  /** Run the background workers (started when the app is ready, stopped on close); default true. */
+  workers?: boolean;
 }
 
 export interface App {
   fastify: FastifyInstance;
   services: Services;
+  workers: WorkerLoop[];
 }
 
 /** Request logs carry method, path (never the query string: it can hold names) and ids. */
@@ -37,7 +42,7 @@ function requestIds(): () => string {
 }
 
 /** Builds the app from its parts; tests build the same app. */
-export async function buildApp({ config, database, logger }: AppOptions): Promise<App> {
+export async function buildApp({ config, database, logger, workers: runWorkers = true }: AppOptions): Promise<App> {
   const fastify = Fastify({
     logger: logger ?? { level: config.logLevel, serializers: requestSerializers },
     bodyLimit: config.bodyLimit,
@@ -62,5 +67,10 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   const services = createServices(database.db, config, transactor);
   registerOperations(fastify, routes, handlers, services);
   registerDocs(fastify);
-  return { fastify, services };
+  const workers = runWorkers ? createWorkers(services, config, fastify.log) : [];
+  fastify.addHook('onReady', async () => workers.forEach((w) => w.start()));
+  fastify.addHook('onClose', async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+  });
+  return { fastify, services, workers };
 }

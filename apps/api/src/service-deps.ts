@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Transactor } from './db/transactor.js';
+import type { EventOutbox } from './events/event-outbox.js';
 import type { PatientService } from './patients/patient-service.js';
 
 /** What every area service is built from. */
@@ -9,4 +10,6 @@ export interface ServiceDeps {
   transactor: Transactor;
   config: Config;
   patients: PatientService;
+  /** Records events in the unit of work of the state change they report. */
+  outbox: EventOutbox;
 }

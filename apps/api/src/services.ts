@@ -7,6 +7,7 @@ import { FillRequestService } from './fill-requests/fill-request-service.js';
 import { InsuranceService } from './insurances/insurance-service.js';
 import { OrderService } from './orders/order-service.js';
 import { PrescriberService } from './prescribers/prescriber-service.js';
+import { EventOutbox } from './events/event-outbox.js';
 import { ReadCache } from './read-cache.js';
 import type { ServiceDeps } from './service-deps.js';
 import { TransferService } from './transfers/transfer-service.js';
@@ -40,7 +41,7 @@ export interface Services {
 export function createServices(db: Db, config: Config, transactor: Transactor = new SimpleTransactor(db)): Services {
   const customerRepository = new CustomerRepository(db);
   const patients = new PatientService(new PatientRepository(db), transactor, new ReadCache(config.readCacheTtlMs));
-  const deps: ServiceDeps = { db, transactor, config, patients };
+  const deps: ServiceDeps = { db, transactor, config, patients, outbox: new EventOutbox() };
   return {
     apiKeys: new ApiKeyAuthenticator(customerRepository),
     customers: new CustomerService(customerRepository),

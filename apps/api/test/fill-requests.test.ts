@@ -1,3 +1,4 @@
+import { EventOutbox } from '../src/events/event-outbox.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
@@ -370,7 +371,7 @@ describe('a fill that fails inside the unit of work', () => {
         return inner.run(work);
       },
     };
-    const service = new FillRequestService({ db, transactor: racing, config: loadConfig({ LOG_LEVEL: 'silent' }), patients: t.app.services.patients });
+    const service = new FillRequestService({ db, transactor: racing, config: loadConfig({ LOG_LEVEL: 'silent' }), patients: t.app.services.patients, outbox: new EventOutbox() });
     const body = {
       ...cashBody(patient, [rx.token, last.token]),
       patient_payment_type: 'insurance',

@@ -3,12 +3,14 @@ import type { DatabaseHandle } from './database.js';
 import { customersAndPatients } from './migrations/001-customers-and-patients.js';
 import { transfers } from './migrations/002-transfers.js';
 import { fillRequests } from './migrations/003-fill-requests.js';
+import { events } from './migrations/004-events.js';
 
 /** Every migration, in order. Names are permanent once released. */
 const migrations: Record<string, Migration> = {
   '001-customers-and-patients': customersAndPatients,
   '002-transfers': transfers,
   '003-fill-requests': fillRequests,
+  '004-events': events,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,6 @@
 /** Row types of every table, as Kysely sees them. Booleans are stored as 0/1 on both dialects. */
 import type { Environment } from '../auth/principal.js';
+import type { EventTables } from '../events/event-tables.js';
 import type { FillRequestTables } from '../fill-requests/fill-request-tables.js';
 import type { TransferTables } from '../transfers/transfer-tables.js';
 
@@ -129,4 +130,4 @@ interface CoreTables {
 }
 
 /** Every table; each area declares its own in `<area>/*-tables.ts`. */
-export interface Database extends CoreTables, TransferTables, FillRequestTables {}
+export interface Database extends CoreTables, TransferTables, FillRequestTables, EventTables {}
