@@ -218,6 +218,17 @@ export interface paths {
          *
          *     Events carry `metadata` as sent, so the customer can match them to its own records.
          *     They can be listed again through `GET /v1/webhook_events`.
+         *
+         *     ## In the sandbox
+         *     A simulated pharmacy carries sandbox requests through this lifecycle, a few seconds
+         *     per step (production requests are processed by pharmacy staff): `TRANSFER_CONTACT`
+         *     success (by fax when a fax number was given, else by phone), then one `NOTIFY_RX` per
+         *     medication and `TRANSFER` success (a request without `medications` transfers one
+         *     example medication). Markers written anywhere in `notes` or `metadata` force other
+         *     outcomes (see `x-sandbox-triggers`): `sandbox:reject:<code>` ends with a `TRANSFER`
+         *     error with that `error_code` (any transfer rejection code), and
+         *     `sandbox:contact_error` gives a `TRANSFER_CONTACT` error, then a `TRANSFER` error
+         *     `TRANSFER_CONTACT_INFO_INCORRECT`.
          */
         post: operations["createTransferRequest"];
         delete?: never;
@@ -303,6 +314,13 @@ export interface paths {
          *       and the same `prescription_token`;
          *     - rejected: only a `DIRECT_TRANSFER` event with status `error`, whose `message`
          *       starts with a rejection notice followed by the reason.
+         *
+         *     ## In the sandbox
+         *     A simulated pharmacy accepts sandbox direct transfers a few seconds after submission
+         *     (`NOTIFY_RX`, then `DIRECT_TRANSFER` success); production ones are processed by
+         *     pharmacy staff. The marker `sandbox:reject` anywhere in `prescription.number` or
+         *     `prescription.medication_sig` makes it reject instead: only a `DIRECT_TRANSFER`
+         *     error (see `x-sandbox-triggers`).
          */
         post: operations["createDirectTransfer"];
         delete?: never;
@@ -420,6 +438,16 @@ export interface paths {
          *
          *     The source does not give the success status; `201 Created` is our design, as for the
          *     other creates.
+         *
+         *     ## In the sandbox
+         *     A simulated pharmacy processes sandbox fill requests, a few seconds per step
+         *     (production ones are processed by pharmacy staff): `ORDER` success (the order is
+         *     `pending_shipment`), then `SHIPMENT` `IN_TRANSIT`, `OUT_FOR_DELIVERY` and
+         *     `DELIVERED` (the order becomes `shipped`, then `delivered`). Markers in `metadata`
+         *     force other outcomes (see `x-sandbox-triggers`): `sandbox:triage` (an `ORDER`
+         *     event with status `triage`; the request stays in triage), `sandbox:error` (an
+         *     `ORDER` error; the request is in `error`), `sandbox:returned` (the parcel is
+         *     `RETURNED` after `IN_TRANSIT`).
          */
         post: operations["createFillRequest"];
         delete?: never;
@@ -1224,6 +1252,123 @@ export interface paths {
         get: operations["listWebhookEventsByType"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the webhook endpoint
+         * @description Answers the webhook endpoint of the environment the API key selects: its URL, when it
+         *     was set and changed, and a hint of its signing secret (never the secret). With no
+         *     endpoint set, answers `404`; events of an environment without an endpoint are not
+         *     delivered (their `delivery_data.status` is `failed` with 0 attempts) but stay listed.
+         */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Set the webhook endpoint
+         * @description Sets the URL this environment's events are delivered to (one endpoint per customer and
+         *     environment). The first time, a signing secret is made and answered in `secret`: keep
+         *     it, it is never shown again (it is stored encrypted). Later calls change only the URL
+         *     and keep the secret (answered without `secret`); use `rotate_secret` for a new one.
+         *
+         *     Deliveries are POSTs of the event's envelope with `content-type: application/json`,
+         *     signed per Standard Webhooks: `webhook-id` (the event's id, the same on every retry),
+         *     `webhook-timestamp` (seconds) and `webhook-signature` `v1,<base64 HMAC-SHA256>` of
+         *     `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the
+         *     secret after `whsec_`.
+         *
+         *     The URL must be absolute `http` or `https`, without user or password. A production
+         *     endpoint whose host resolves to a loopback, private, link-local or unique-local
+         *     address is refused (`400` on `url`) unless the operator allows it; the host is checked
+         *     again at every delivery. Sandbox endpoints may target any address.
+         */
+        put: operations["setWebhookEndpoint"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoint/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Replaces the endpoint's signing secret with a new one and answers it in `secret`, once.
+         *     Every delivery attempt from then on (retries of earlier events included) is signed with
+         *     the new secret. With no endpoint set, answers `404`.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoint/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test request to the endpoint
+         * @description Sends one signed request to the endpoint now and answers how it went. The request is
+         *     signed and timed out exactly as event deliveries are, with a fresh `webhook-id`; its
+         *     body is `{"test":true,"timestamp":<seconds>}`, which is not an event: it is neither
+         *     recorded, listed nor retried. With no endpoint set, answers `404`.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/electronic_prescriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive an electronic prescription (sandbox)
+         * @description Sandbox only (our design). The sandbox has no live prescribing network, so this
+         *     operation plays a prescriber's system: it sends an electronic prescription for one of
+         *     the customer's sandbox patients. The pharmacy stores it at once and records a
+         *     `NOTIFY_RX` event with the new `prescription_token` (and, in
+         *     `patient_token_duplicates`, the tokens of look-alike patient records: same names and
+         *     date of birth, other gender, guardian or species). The prescription can then be filled
+         *     with `POST /v1/fill_request`, so a whole lifecycle can be tested from a fresh sandbox.
+         *
+         *     Every field but `patient_token` is optional, with the defaults the schema shows.
+         *     A production API key answers `403` (production prescriptions arrive from prescribers
+         *     only). An unknown `patient_token` answers `404` with `Unable to find Patient.`; a
+         *     patient of another customer answers `400` with error `Unauthorized`.
+         */
+        post: operations["receiveSandboxElectronicPrescription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3029,7 +3174,7 @@ export interface components {
             metadata?: string;
             /** @description Notes for the pharmacist handling the transfer. */
             notes?: string;
-        } | unknown | unknown;
+        } & (unknown | unknown);
         /**
          * TransferMedicationToken
          * @description A medication named in a transfer request and its token.
@@ -5643,6 +5788,129 @@ export interface components {
          */
         WebhookType: "notify_rx" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT";
         /**
+         * WebhookEndpoint
+         * @description The webhook endpoint of the environment the API key selects: where events are POSTed
+         *     and a hint of the secret that signs them. The signing secret itself is answered only
+         *     when it is made (the endpoint is first set, or the secret is rotated); it is stored
+         *     encrypted and never shown again.
+         */
+        WebhookEndpoint: {
+            /**
+             * Format: uri
+             * @description The endpoint's URL (`http` or `https`).
+             */
+            url: string;
+            /** @description The first characters of the signing secret followed by `…`, to tell secrets apart. */
+            secret_hint: string;
+            /**
+             * @description The signing secret, `whsec_` followed by the base64 of 24 random bytes. Present only
+             *     in the answer that made it; keep it to verify signatures (Standard Webhooks).
+             */
+            secret?: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * WebhookEndpointSet
+         * @description The URL to deliver this environment's events to.
+         */
+        WebhookEndpointSet: {
+            /**
+             * @description An absolute `http` or `https` URL without credentials. Production endpoints may not
+             *     resolve to loopback, private, link-local or unique-local addresses (unless the
+             *     operator allows it); sandbox endpoints may.
+             */
+            url: string;
+        };
+        /**
+         * WebhookEndpointTestResult
+         * @description How one signed test request to the endpoint went: `delivered` when the receiver answered
+         *     a `2xx` within the delivery timeout; `status_code` is what it answered, `null` when it
+         *     did not answer (timeout, connection refused, TLS failure, refused address).
+         */
+        WebhookEndpointTestResult: {
+            delivered: boolean;
+            /** Format: int32 */
+            status_code: number | null;
+            /** @description The test request's `webhook-id` header. */
+            webhook_id: components["schemas"]["WebhookDeliveryId"];
+        };
+        /**
+         * SandboxElectronicPrescriptionCreate
+         * @description An electronic prescription for a sandbox patient, as a prescriber's system would send it
+         *     (our design: the sandbox has no live prescribing network). Only `patient_token` is
+         *     required; every other field has the default shown.
+         */
+        SandboxElectronicPrescriptionCreate: {
+            /** @description The sandbox patient the prescription is for; an unknown token answers `404`. */
+            patient_token: components["schemas"]["Token"];
+            /**
+             * @description The prescribed medication.
+             * @default Atorvastatin 20 mg tablet
+             */
+            medication_name?: string;
+            /**
+             * @description Directions for use.
+             * @default Take 1 tablet by mouth once daily
+             */
+            medication_sig?: string;
+            /**
+             * Format: int32
+             * @description Quantity per fill.
+             * @default 30
+             */
+            quantity?: number;
+            /**
+             * Format: int32
+             * @description Days one fill lasts.
+             * @default 30
+             */
+            days_supply?: number;
+            /**
+             * Format: int32
+             * @description Refills allowed after the first fill.
+             * @default 2
+             */
+            refills?: number;
+            /**
+             * @description NDC of the prescribed product (10 or 11 digits, possibly with hyphens).
+             * @default 00071015523
+             */
+            prescribed_ndc?: string;
+            /**
+             * @description The prescriber's name.
+             * @default Dr. Sandbox Prescriber
+             */
+            prescriber?: string;
+            /** @description The prescriber's NPI (10 digits). */
+            prescriber_npi?: string;
+            /**
+             * Format: int32
+             * @description DEA controlled-substance schedule (2 to 5); 0 when not controlled.
+             * @default 0
+             * @enum {integer}
+             */
+            dea_schedule?: 0 | 2 | 3 | 4 | 5;
+        };
+        /**
+         * SandboxElectronicPrescriptionReceipt
+         * @description The prescription the sandbox pharmacy stored for the patient (our design). The
+         *     `NOTIFY_RX` event announcing it was recorded in the same unit of work.
+         */
+        SandboxElectronicPrescriptionReceipt: {
+            /** @description The new prescription (read it with `GET /v1/prescription/{token}`, fill it with `POST /v1/fill_request`). */
+            prescription_token: components["schemas"]["Token"];
+            /** @description The patient the prescription was matched to. */
+            patient_token: components["schemas"]["Token"];
+            /**
+             * @description Tokens of the customer's other sandbox patients with the same names and date of birth
+             *     but other identity data (gender, guardian or species), as carried by `NOTIFY_RX`.
+             */
+            patient_token_duplicates: components["schemas"]["Token"][];
+            /** @description A human-readable sentence; do not parse it. */
+            message: string;
+        };
+        /**
          * ConsultObjectId
          * @description A 24-hex-character identifier (no prefix) of a consult-platform record: a program, a
          *     questionnaire, a provider or a consult. The source fixes this form for `program_id` and
@@ -6520,6 +6788,24 @@ export interface components {
                 "application/json": components["schemas"]["BadRequestError"];
             };
         };
+        /** @description Not Found. No webhook endpoint is set for this environment. */
+        WebhookEndpointNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Forbidden. The operation exists in the sandbox only, and the API key is a production key. */
+        SandboxOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
         /** @description Unauthorized. The bearer token is missing, invalid, expired, or lacks the scope the operation needs (or, for `POST /public/accounts`, the `x-tenant-id` header is missing or unknown). */
         PlatformUnauthorized: {
             headers: {
@@ -6948,8 +7234,11 @@ export interface components {
          *     timestamps are integers). Repeat the parameter to give a range; all conditions apply
          *     together, for example
          *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions (our
-         *     design). A value without an operator, or with another one, answers `400` with key
-         *     `timestamp`.
+         *     design). A value without an operator, or with another one, or a non-integer value for
+         *     `$lt`, `$gt`, `$lte` or `$gte`, answers `400` with key `timestamp` and message
+         *     `must be {operator}:{value} with an operator of [$lt, $gt, $lte, $gte, $eq]`. The
+         *     syntax is checked by the service rather than by a `pattern`, so that every malformed
+         *     condition answers that one message under the parameter's own key (our design).
          * @example [
          *       "$gte:1768435200",
          *       "$lt:1768521600"
@@ -8640,8 +8929,11 @@ export interface operations {
                  *     timestamps are integers). Repeat the parameter to give a range; all conditions apply
                  *     together, for example
                  *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions (our
-                 *     design). A value without an operator, or with another one, answers `400` with key
-                 *     `timestamp`.
+                 *     design). A value without an operator, or with another one, or a non-integer value for
+                 *     `$lt`, `$gt`, `$lte` or `$gte`, answers `400` with key `timestamp` and message
+                 *     `must be {operator}:{value} with an operator of [$lt, $gt, $lte, $gte, $eq]`. The
+                 *     syntax is checked by the service rather than by a `pattern`, so that every malformed
+                 *     condition answers that one message under the parameter's own key (our design).
                  * @example [
                  *       "$gte:1768435200",
                  *       "$lt:1768521600"
@@ -8706,8 +8998,11 @@ export interface operations {
                  *     timestamps are integers). Repeat the parameter to give a range; all conditions apply
                  *     together, for example
                  *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions (our
-                 *     design). A value without an operator, or with another one, answers `400` with key
-                 *     `timestamp`.
+                 *     design). A value without an operator, or with another one, or a non-integer value for
+                 *     `$lt`, `$gt`, `$lte` or `$gte`, answers `400` with key `timestamp` and message
+                 *     `must be {operator}:{value} with an operator of [$lt, $gt, $lte, $gte, $eq]`. The
+                 *     syntax is checked by the service rather than by a `pattern`, so that every malformed
+                 *     condition answers that one message under the parameter's own key (our design).
                  * @example [
                  *       "$gte:1768435200",
                  *       "$lt:1768521600"
@@ -8766,6 +9061,140 @@ export interface operations {
             };
             400: components["responses"]["WebhookEventsBadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    setWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointSet"];
+                "application/x-www-form-urlencoded": components["schemas"]["WebhookEndpointSet"];
+            };
+        };
+        responses: {
+            /** @description The endpoint; `secret` only when it was just created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcome of the test request (also when the receiver failed). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    receiveSandboxElectronicPrescription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxElectronicPrescriptionCreate"];
+                "application/x-www-form-urlencoded": components["schemas"]["SandboxElectronicPrescriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. The prescription is stored and its `NOTIFY_RX` event recorded. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxElectronicPrescriptionReceipt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SandboxOnly"];
+            404: components["responses"]["PatientNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
         };
     };
