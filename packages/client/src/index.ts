@@ -4,6 +4,18 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 
 export { isValidationError, type NotFoundErrorBody, type UnauthorizedErrorBody, type ValidationErrorBody } from './errors.js';
 export type { Middleware } from 'openapi-fetch';
+export {
+  signWebhook,
+  verifyWebhook,
+  WebhookVerificationError,
+  type PharmacyWebhookCallbackType,
+  type PharmacyWebhookEvent,
+  type PharmacyWebhookEventOf,
+  type SignWebhookOptions,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+  type WebhookVerificationReason,
+} from './webhooks.js';
 
 export type PharmacyEnvironment = 'local' | 'sandbox' | 'production';
 
