@@ -18,12 +18,40 @@ export interface Config {
   readCacheTtlMs: number;
   /** The service's own pharmacy; direct transfers must name it as `transfer_to`. */
   pharmacy: PharmacyIdentity;
+  /**
+   * SECRETS_KEY (base64 of 32 bytes): the AES-256-GCM key that encrypts stored secrets
+   * (webhook signing secrets). Unset: the embedded database keeps a generated key in
+   * `secrets.key` beside its file; PostgreSQL then refuses to store a secret.
+   */
+  secretsKey: Buffer | undefined;
+  webhooks: WebhookConfig;
+  /** Pause between two steps of the sandbox's simulated pharmacy (SANDBOX_STEP_DELAY_MS). */
+  sandboxStepDelayMs: number;
+}
+
+/** Webhook delivery (events/webhook-delivery.ts) and endpoint rules. */
+export interface WebhookConfig {
+  /** A `2xx` within this many ms is success (WEBHOOK_TIMEOUT_MS, default 15000). */
+  timeoutMs: number;
+  /**
+   * Delay before each attempt, in ms (WEBHOOK_RETRY_SCHEDULE, 1 to 8 durations): the first
+   * after the event is recorded, each next one after the previous attempt failed.
+   */
+  retryScheduleMs: number[];
+  /** Production endpoints may target loopback/private addresses (WEBHOOK_ALLOW_PRIVATE_URLS=true). */
+  allowPrivateUrls: boolean;
+  /** Deliveries in flight at once per process (WEBHOOK_CONCURRENCY, default 16). */
+  concurrency: number;
+  /** How often the worker looks for due deliveries when not poked (WEBHOOK_POLL_MS, default 1000). */
+  pollMs: number;
 }
 
 export interface PharmacyIdentity {
   name: string;
   idNumber: string;
   pharmacist: string;
+  /** Its city, possibly with its state (`NOTIFY_RX` events' `location`). */
+  location: string;
 }
 
 export class ConfigError extends Error {}
@@ -48,6 +76,39 @@ function text(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   return value;
 }
 
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `0,5s,5m,30m,2h,5h,10h,10h`: 1 to 8 durations (a bare number is milliseconds). */
+function durations(env: NodeJS.ProcessEnv, name: string, fallback: string): number[] {
+  const raw = env[name] || fallback;
+  const parts = raw.split(',').map((p) => p.trim());
+  const values = parts.map((part) => {
+    const match = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(part);
+    return match ? Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms']! : NaN;
+  });
+  if (values.length < 1 || values.length > 8 || values.some((v) => !Number.isFinite(v) || v > 7 * 86_400_000)) {
+    throw new ConfigError(`${name} must be 1 to 8 comma-separated durations such as 0,5s,5m,2h (each at most 7d), got "${raw}"`);
+  }
+  return values;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function secretsKey(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const raw = env.SECRETS_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  const key = Buffer.from(raw, 'base64');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw) || key.length !== 32) {
+    throw new ConfigError('SECRETS_KEY must be the base64 of 32 random bytes (openssl rand -base64 32)');
+  }
+  return key;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -66,6 +127,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       name: text(env, 'PHARMACY_NAME', 'Open Pharmacy'),
       idNumber: text(env, 'PHARMACY_ID_NUMBER', '0000000'),
       pharmacist: text(env, 'PHARMACY_PHARMACIST', 'Pat Pharmacist'),
+      location: text(env, 'PHARMACY_LOCATION', 'Austin, TX'),
+    },
+    sandboxStepDelayMs: integer(env, 'SANDBOX_STEP_DELAY_MS', 3000, 0, 86_400_000),
+    secretsKey: secretsKey(env),
+    webhooks: {
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1, 120_000),
+      retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '0,5s,5m,30m,2h,5h,10h,10h'),
+      allowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
     },
   };
 }

@@ -7,8 +7,15 @@ import { FillRequestService } from './fill-requests/fill-request-service.js';
 import { InsuranceService } from './insurances/insurance-service.js';
 import { OrderService } from './orders/order-service.js';
 import { PrescriberService } from './prescribers/prescriber-service.js';
-import { EventOutbox } from './events/event-outbox.js';
+import { EventFeedService } from './events/event-feed-service.js';
+import { WebhookDeliveryService } from './events/webhook-delivery.js';
+import { CountingOutbox, NotifyingTransactor } from './events/webhook-notify.js';
+import { LazySecretBox } from './webhook-endpoints/secret-box.js';
+import { WebhookEndpointService } from './webhook-endpoints/webhook-endpoint-service.js';
+import { PharmacyOperations } from './operations/pharmacy-operations.js';
 import { ReadCache } from './read-cache.js';
+import { SandboxScheduler } from './sandbox/sandbox-scheduler.js';
+import { SandboxSimulator } from './sandbox/sandbox-simulator.js';
 import type { ServiceDeps } from './service-deps.js';
 import { TransferService } from './transfers/transfer-service.js';
 import { openApiDocumentPath } from '@pharmacy/contract';
@@ -34,14 +41,31 @@ export interface Services {
   orders: OrderService;
   insurances: InsuranceService;
   copayRequests: CopayRequestService;
+  /** The event feed (`GET /v1/webhook_events`). */
+  eventFeed: EventFeedService;
+  /** Webhook endpoints (`/v1/webhook_endpoint`). */
+  webhookEndpoints: WebhookEndpointService;
+  /** Delivers recorded events (run by the webhook delivery worker). */
+  webhookDelivery: WebhookDeliveryService;
+  /** What pharmacy staff do (admin CLI; the sandbox's simulator). */
+  operations: PharmacyOperations;
+  /** The sandbox's simulated pharmacy (run by its worker). */
+  sandboxSimulator: SandboxSimulator;
   /** The bundled OpenAPI document, as served at /v1/open-api/api.yml. */
   openApiDocument: string;
 }
 
-export function createServices(db: Db, config: Config, transactor: Transactor = new SimpleTransactor(db)): Services {
+export function createServices(db: Db, config: Config, baseTransactor: Transactor = new SimpleTransactor(db)): Services {
+  const webhookEndpoints = new WebhookEndpointService(db, baseTransactor, new LazySecretBox(config), config.webhooks);
+  const webhookDelivery = new WebhookDeliveryService(db, baseTransactor, webhookEndpoints, config.webhooks);
+  // Units of work that record events wake the delivery worker once they commit.
+  const outbox = new CountingOutbox();
+  const transactor = new NotifyingTransactor(baseTransactor, outbox, () => webhookDelivery.notify());
   const customerRepository = new CustomerRepository(db);
   const patients = new PatientService(new PatientRepository(db), transactor, new ReadCache(config.readCacheTtlMs));
-  const deps: ServiceDeps = { db, transactor, config, patients, outbox: new EventOutbox() };
+  const deps: ServiceDeps = { db, transactor, config, patients, outbox, sandbox: new SandboxScheduler(config.sandboxStepDelayMs) };
+  const orders = new OrderService(deps);
+  const operations = new PharmacyOperations(deps, orders);
   return {
     apiKeys: new ApiKeyAuthenticator(customerRepository),
     customers: new CustomerService(customerRepository),
@@ -51,9 +75,14 @@ export function createServices(db: Db, config: Config, transactor: Transactor = 
     directTransfers: new DirectTransferService(deps),
     prescribers: new PrescriberService(deps),
     fillRequests: new FillRequestService(deps),
-    orders: new OrderService(deps),
+    orders,
     insurances: new InsuranceService(deps),
     copayRequests: new CopayRequestService(deps),
+    eventFeed: new EventFeedService(deps),
+    webhookEndpoints,
+    webhookDelivery,
+    operations,
+    sandboxSimulator: new SandboxSimulator(db, transactor, operations, config.sandboxStepDelayMs),
     openApiDocument: readFileSync(openApiDocumentPath, 'utf8'),
   };
 }

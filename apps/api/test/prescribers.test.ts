@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import { createPatient, insertPrescription } from './support/fixtures.js';
+import { directTransferBody, pharmacyEnv } from './support/lifecycle-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 let t: TestApp;
 let acme: NewCustomer;
 let globex: NewCustomer;
 
-const thisPharmacy = { name: 'Open Pharmacy', id_number: '0000000', pharmacist: 'Pat Pharmacist' };
-
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp(pharmacyEnv);
   acme = await t.customer('Acme');
   globex = await t.customer('Globex');
 });
@@ -31,32 +30,9 @@ const address = {
 async function prescriberFromDirectTransfer(key: string, prescriber: Record<string, unknown>): Promise<string> {
   const patient = await createPatient(t, key);
   const client = t.client(key);
+  const body = directTransferBody(patient);
   const { data, response } = await client.POST('/v1/direct_transfer', {
-    body: {
-      patient_token: patient,
-      prescriber: { first_name: 'Alex', last_name: 'Smith', npi: '1234567893', address, ...prescriber },
-      transfer_from: {
-        name: 'Customer Pharmacy',
-        id_number: '0512345',
-        pharmacist: 'Pat Lee',
-        address: { name: 'Customer Pharmacy', company: 'Customer Health Inc.', street1: '20 Mission St', city: 'San Francisco', state: 'CA', zip: '94103' },
-      },
-      transfer_to: thisPharmacy,
-      prescription: {
-        medication_name: 'Atorvastatin 20 mg tablet',
-        prescribed_ndc: '00071015523',
-        days_supply: 30,
-        quantity_written: '30',
-        quantity_dispensed: '30',
-        medication_sig: 'Take 1 tablet by mouth daily',
-        refills_left: 4,
-        refills_transferred: 4,
-        number: 'RX-778812',
-        direct_transfer_url: 'https://files.customer.example.com/rx/778812.pdf',
-        can_substitute: true,
-        written_date: '20251103',
-      },
-    } as never,
+    body: { ...body, prescriber: { first_name: 'Alex', last_name: 'Smith', npi: '1234567893', address, ...prescriber } } as never,
   });
   expect(response.status).toBe(201);
   const read = await client.GET('/v1/direct_transfer/{direct_transfer_token}', {

@@ -1,33 +1,92 @@
 /**
  * `pnpm admin <command>`: operator commands over the same database settings as the server.
- *   create-customer --name <name>   prints {"customer_id","sandbox_api_key","production_api_key"}
+ *   create-customer --name <name> [--webhook-url <url>]
+ *       prints {"customer_id","sandbox_api_key","production_api_key"} (and, with
+ *       --webhook-url, "sandbox_webhook_secret": the sandbox endpoint's signing secret)
+ *   set-webhook --customer <id> --environment sandbox|production --url <url>
+ *       prints the endpoint; its "secret" only when the endpoint is new (shown once)
+ *   transfer | direct-transfer | fill | prescription <action> ...   the pharmacy staff's actions
+ *       (operation-commands.ts); each prints the records changed and the events recorded
  */
 import { parseArgs } from 'node:util';
+import { ENVIRONMENTS, type Environment } from '../auth/principal.js';
 import { loadConfig } from '../config.js';
 import { CustomerRepository } from '../customers/customer-repository.js';
 import { CustomerService } from '../customers/customer-service.js';
-import { openDatabase } from '../db/database.js';
+import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { CliError, setWebhook } from './webhook-commands.js';
+import { OPERATION_USAGE, operationCommands } from './operation-commands.js';
 
-const USAGE = 'usage: pnpm admin create-customer --name <name>';
+const USAGE = [
+  'usage: pnpm admin create-customer --name <name> [--webhook-url <url>]',
+  '       pnpm admin set-webhook --customer <id> --environment sandbox|production --url <url>',
+  ...OPERATION_USAGE,
+].join('\n');
+
+function protocolOf(url: string): string {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return '';
+  }
+}
+
+type Command = (database: DatabaseHandle, rest: string[]) => Promise<unknown>;
+
+const commands: Record<string, Command> = {
+  async 'create-customer'(database, rest) {
+    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, 'webhook-url': { type: 'string' } }, strict: true });
+    if (!values.name?.trim()) throw new CliError('--name is required', 2);
+    const webhookUrl = values['webhook-url'];
+    // Checked before the customer is made (the sandbox allows any address, so syntax is all).
+    if (webhookUrl !== undefined && !/^https?:$/.test(protocolOf(webhookUrl))) {
+      throw new CliError('--webhook-url must be a valid http or https URL', 2);
+    }
+    const created = await new CustomerService(new CustomerRepository(database.db)).create(values.name);
+    if (webhookUrl === undefined) return created;
+    const endpoint = await setWebhook(database, loadConfig(), created.customer_id, 'sandbox', webhookUrl);
+    return { ...created, sandbox_webhook_secret: endpoint.secret };
+  },
+  async 'set-webhook'(database, rest) {
+    const { values } = parseArgs({
+      args: rest,
+      options: { customer: { type: 'string' }, environment: { type: 'string' }, url: { type: 'string' } },
+      strict: true,
+    });
+    if (!values.customer) throw new CliError('--customer is required', 2);
+    if (!ENVIRONMENTS.includes(values.environment as Environment)) throw new CliError('--environment must be sandbox or production', 2);
+    if (!values.url) throw new CliError('--url is required', 2);
+    const endpoint = await setWebhook(database, loadConfig(), values.customer, values.environment as Environment, values.url);
+    return { customer_id: values.customer, environment: values.environment, ...endpoint };
+  },
+  // The pharmacy staff's actions (transfer, direct-transfer, fill, prescription): operation-commands.ts.
+  ...operationCommands,
+};
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command !== 'create-customer') {
+  const [name, ...rest] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command) {
     console.error(USAGE);
-    return 2;
-  }
-  const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } }, strict: true });
-  if (!values.name?.trim()) {
-    console.error(`--name is required\n${USAGE}`);
     return 2;
   }
   const database = openDatabase(loadConfig().databaseUrl);
   try {
     await migrateToLatest(database);
-    const created = await new CustomerService(new CustomerRepository(database.db)).create(values.name);
-    process.stdout.write(`${JSON.stringify(created)}\n`);
+    const output = await command(database, rest);
+    process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;
+  } catch (error) {
+    if (error instanceof CliError) {
+      console.error(`${error.message}\n${USAGE}`);
+      return error.code;
+    }
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`${(error as Error).message}\n${USAGE}`);
+      return 2;
+    }
+    throw error;
   } finally {
     await database.close();
   }

@@ -4,6 +4,9 @@ import { customersAndPatients } from './migrations/001-customers-and-patients.js
 import { transfers } from './migrations/002-transfers.js';
 import { fillRequests } from './migrations/003-fill-requests.js';
 import { events } from './migrations/004-events.js';
+import { webhookEndpoints } from './migrations/005-webhook-endpoints.js';
+import { sandboxSteps } from './migrations/006-sandbox-steps.js';
+import { eventFeed } from './migrations/007-event-feed.js';
 
 /** Every migration, in order. Names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +14,9 @@ const migrations: Record<string, Migration> = {
   '002-transfers': transfers,
   '003-fill-requests': fillRequests,
   '004-events': events,
+  '005-webhook-endpoints': webhookEndpoints,
+  '006-sandbox-steps': sandboxSteps,
+  '007-event-feed': eventFeed,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -2,7 +2,9 @@
 import type { Environment } from '../auth/principal.js';
 import type { EventTables } from '../events/event-tables.js';
 import type { FillRequestTables } from '../fill-requests/fill-request-tables.js';
+import type { SandboxTables } from '../sandbox/sandbox-tables.js';
 import type { TransferTables } from '../transfers/transfer-tables.js';
+import type { WebhookEndpointTables } from '../webhook-endpoints/webhook-endpoint-tables.js';
 
 export type Flag = 0 | 1;
 
@@ -130,4 +132,4 @@ interface CoreTables {
 }
 
 /** Every table; each area declares its own in `<area>/*-tables.ts`. */
-export interface Database extends CoreTables, TransferTables, FillRequestTables, EventTables {}
+export interface Database extends CoreTables, TransferTables, FillRequestTables, EventTables, SandboxTables, WebhookEndpointTables {}

@@ -68,6 +68,7 @@ export class DirectTransferService {
         updated_at: now,
       };
       await this.directTransfers.insert(row, trx);
+      await this.deps.sandbox?.schedule(trx, owner, 'direct_transfer', row.token);
       return row;
     });
   }

@@ -164,6 +164,7 @@ export class FillRequestService {
         fills.push({ fill_request_token: token, position: i, prescription_token: m.prescription_token, ...pick(fill) });
       }
       await this.fillRequests.insert(row, fills, trx);
+      await this.deps.sandbox?.schedule(trx, owner, 'fill_request', token);
       if (primaryPlan) {
         const copays: CopayRequestRow[] = fills.map((f) => ({
           token: randomToken(),

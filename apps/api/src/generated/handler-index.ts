@@ -33,6 +33,7 @@ import { getPrescription } from '../handlers/prescriptions/getPrescription.js';
 import { getSameDayDelivery } from '../handlers/same-day-delivery/getSameDayDelivery.js';
 import { getScheduledFillRequest } from '../handlers/scheduled-fills/getScheduledFillRequest.js';
 import { getTransferRequest } from '../handlers/transfers/getTransferRequest.js';
+import { getWebhookEndpoint } from '../handlers/webhook-endpoint/getWebhookEndpoint.js';
 import { listAutoRefills } from '../handlers/auto-refill/listAutoRefills.js';
 import { listConsults } from '../handlers/consults/listConsults.js';
 import { listDiagnosticKits } from '../handlers/diagnostics/listDiagnosticKits.js';
@@ -51,9 +52,13 @@ import { listWebhookEvents } from '../handlers/webhook-events/listWebhookEvents.
 import { listWebhookEventsByType } from '../handlers/webhook-events/listWebhookEventsByType.js';
 import { matchExternalLocation } from '../handlers/lookups/matchExternalLocation.js';
 import { matchExternalLocations } from '../handlers/lookups/matchExternalLocations.js';
+import { receiveSandboxElectronicPrescription } from '../handlers/sandbox/receiveSandboxElectronicPrescription.js';
 import { registerDiagnosticOrder } from '../handlers/diagnostics/registerDiagnosticOrder.js';
 import { registerKitSerial } from '../handlers/diagnostics/registerKitSerial.js';
 import { rescheduleFillRequest } from '../handlers/scheduled-fills/rescheduleFillRequest.js';
+import { rotateWebhookEndpointSecret } from '../handlers/webhook-endpoint/rotateWebhookEndpointSecret.js';
+import { setWebhookEndpoint } from '../handlers/webhook-endpoint/setWebhookEndpoint.js';
+import { testWebhookEndpoint } from '../handlers/webhook-endpoint/testWebhookEndpoint.js';
 import { updatePatient } from '../handlers/patients/updatePatient.js';
 
 export const handlers: Handlers = {
@@ -90,6 +95,7 @@ export const handlers: Handlers = {
   getSameDayDelivery,
   getScheduledFillRequest,
   getTransferRequest,
+  getWebhookEndpoint,
   listAutoRefills,
   listConsults,
   listDiagnosticKits,
@@ -108,8 +114,12 @@ export const handlers: Handlers = {
   listWebhookEventsByType,
   matchExternalLocation,
   matchExternalLocations,
+  receiveSandboxElectronicPrescription,
   registerDiagnosticOrder,
   registerKitSerial,
   rescheduleFillRequest,
+  rotateWebhookEndpointSecret,
+  setWebhookEndpoint,
+  testWebhookEndpoint,
   updatePatient,
 };

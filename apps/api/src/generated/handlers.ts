@@ -2,7 +2,7 @@
 import type { operations } from '@pharmacy/contract';
 import type { OperationInput, OperationOutput, RequestContext } from '../http/operation-types.js';
 
-export type OperationId = 'cancelAutoRefill' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getCopayRequest' | 'getDiagnosticOrderResults' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'listAutoRefills' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'registerDiagnosticOrder' | 'registerKitSerial' | 'rescheduleFillRequest' | 'updatePatient';
+export type OperationId = 'cancelAutoRefill' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getCopayRequest' | 'getDiagnosticOrderResults' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'receiveSandboxElectronicPrescription' | 'registerDiagnosticOrder' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'setWebhookEndpoint' | 'testWebhookEndpoint' | 'updatePatient';
 
 export interface Handlers {
   /** DELETE /v1/auto-refill/{prescription_token}: Cancel an auto-refill subscription */
@@ -71,6 +71,8 @@ export interface Handlers {
   getScheduledFillRequest(input: OperationInput<operations['getScheduledFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['getScheduledFillRequest']>>;
   /** GET /v1/transfer_request/{token}: Get a transfer request */
   getTransferRequest(input: OperationInput<operations['getTransferRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['getTransferRequest']>>;
+  /** GET /v1/webhook_endpoint: Read the webhook endpoint */
+  getWebhookEndpoint(input: OperationInput<operations['getWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['getWebhookEndpoint']>>;
   /** GET /v1/auto-refill: List auto-refill subscriptions */
   listAutoRefills(input: OperationInput<operations['listAutoRefills']>, ctx: RequestContext): Promise<OperationOutput<operations['listAutoRefills']>>;
   /** GET /consults/v0: List consults */
@@ -107,12 +109,20 @@ export interface Handlers {
   matchExternalLocation(input: OperationInput<operations['matchExternalLocation']>, ctx: RequestContext): Promise<OperationOutput<operations['matchExternalLocation']>>;
   /** POST /v1/external_location_matches: Match several addresses to external locations */
   matchExternalLocations(input: OperationInput<operations['matchExternalLocations']>, ctx: RequestContext): Promise<OperationOutput<operations['matchExternalLocations']>>;
+  /** POST /v1/sandbox/electronic_prescriptions: Receive an electronic prescription (sandbox) */
+  receiveSandboxElectronicPrescription(input: OperationInput<operations['receiveSandboxElectronicPrescription']>, ctx: RequestContext): Promise<OperationOutput<operations['receiveSandboxElectronicPrescription']>>;
   /** POST /v0/orders/register: Create an order for a kit already held */
   registerDiagnosticOrder(input: OperationInput<operations['registerDiagnosticOrder']>, ctx: RequestContext): Promise<OperationOutput<operations['registerDiagnosticOrder']>>;
   /** PUT /v0/orders/{order_id}/kit_serial: Register a kit for an order */
   registerKitSerial(input: OperationInput<operations['registerKitSerial']>, ctx: RequestContext): Promise<OperationOutput<operations['registerKitSerial']>>;
   /** POST /scheduled-fill-requests: Reschedule a fill request */
   rescheduleFillRequest(input: OperationInput<operations['rescheduleFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['rescheduleFillRequest']>>;
+  /** POST /v1/webhook_endpoint/rotate_secret: Rotate the signing secret */
+  rotateWebhookEndpointSecret(input: OperationInput<operations['rotateWebhookEndpointSecret']>, ctx: RequestContext): Promise<OperationOutput<operations['rotateWebhookEndpointSecret']>>;
+  /** PUT /v1/webhook_endpoint: Set the webhook endpoint */
+  setWebhookEndpoint(input: OperationInput<operations['setWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['setWebhookEndpoint']>>;
+  /** POST /v1/webhook_endpoint/test: Send a test request to the endpoint */
+  testWebhookEndpoint(input: OperationInput<operations['testWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['testWebhookEndpoint']>>;
   /** POST /v1/patient/{patient_token}: Update a patient */
   updatePatient(input: OperationInput<operations['updatePatient']>, ctx: RequestContext): Promise<OperationOutput<operations['updatePatient']>>;
 }

@@ -1841,6 +1841,46 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   },
   {
+    "operationId": "getWebhookEndpoint",
+    "method": "GET",
+    "path": "/v1/webhook_endpoint",
+    "security": [
+      "ApiKey"
+    ],
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/WebhookEndpoint"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    }
+  },
+  {
     "operationId": "listAutoRefills",
     "method": "GET",
     "path": "/v1/auto-refill",
@@ -2721,7 +2761,6 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "maxItems": 4,
           "items": {
             "type": "string",
-            "pattern": "^(\\$(lt|gt|lte|gte):[0-9]{1,12}|\\$eq:[^\\s&]{1,64})$",
             "maxLength": 68
           }
         },
@@ -2800,7 +2839,6 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "maxItems": 4,
           "items": {
             "type": "string",
-            "pattern": "^(\\$(lt|gt|lte|gte):[0-9]{1,12}|\\$eq:[^\\s&]{1,64})$",
             "maxLength": 68
           }
         },
@@ -2948,6 +2986,74 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "receiveSandboxElectronicPrescription",
+    "method": "POST",
+    "path": "/v1/sandbox/electronic_prescriptions",
+    "security": [
+      "ApiKey"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/SandboxElectronicPrescriptionCreate"
+      }
+    },
+    "responses": {
+      "201": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/SandboxElectronicPrescriptionReceipt"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "413": {
@@ -3158,6 +3264,142 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "rotateWebhookEndpointSecret",
+    "method": "POST",
+    "path": "/v1/webhook_endpoint/rotate_secret",
+    "security": [
+      "ApiKey"
+    ],
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/WebhookEndpoint"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "setWebhookEndpoint",
+    "method": "PUT",
+    "path": "/v1/webhook_endpoint",
+    "security": [
+      "ApiKey"
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/WebhookEndpointSet"
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/WebhookEndpoint"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "testWebhookEndpoint",
+    "method": "POST",
+    "path": "/v1/webhook_endpoint/test",
+    "security": [
+      "ApiKey"
+    ],
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/WebhookEndpointTestResult"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"

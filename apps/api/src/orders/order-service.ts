@@ -1,5 +1,6 @@
 import type { components } from '@pharmacy/contract';
 import type { Principal } from '../auth/principal.js';
+import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { FillRequestRepository } from '../fill-requests/fill-request-repository.js';
 import { FILL_REQUEST_NOT_FOUND } from '../fill-requests/fill-request-service.js';
@@ -54,33 +55,36 @@ export class OrderService {
    * processed or canceled is refused with FillRequestNotDispensableError.
    */
   async createForFillRequest(fillRequestToken: string): Promise<OrderRow> {
-    return this.deps.transactor.run(async (trx) => {
-      const request = await this.fillRequests.findByToken(fillRequestToken, trx);
-      if (!request) throw notFound(FILL_REQUEST_NOT_FOUND);
-      const now = new Date().toISOString();
-      const order: OrderRow = {
-        token: randomToken(),
-        customer_id: request.customer_id,
-        environment: request.environment,
-        fill_request_token: request.token,
-        patient_token: request.patient_token,
-        status: 'pending_shipment',
-        date_filled: now,
-        medications: JSON.stringify((await this.orders.fillsOf(request.token, trx)).map(orderMedication)),
-        otc_products: JSON.stringify((JSON.parse(request.payload) as Schemas['FillRequest']).otc_products ?? []),
-        carrier: null,
-        tracking_number: null,
-        tracking_url: null,
-        shipping_method: request.shipping_method,
-        metadata: request.metadata,
-        created_at: now,
-      };
-      if (!(await this.orders.markFilled(request.token, order.token, now, trx))) {
-        throw new FillRequestNotDispensableError(request.token, request.status);
-      }
-      await this.orders.insert(order, trx);
-      return order;
-    });
+    return this.deps.transactor.run((trx) => this.createForFillRequestIn(trx, fillRequestToken));
+  }
+
+  /** As createForFillRequest, inside the caller's unit of work (so its events commit with it). */
+  async createForFillRequestIn(trx: Db, fillRequestToken: string): Promise<OrderRow> {
+    const request = await this.fillRequests.findByToken(fillRequestToken, trx);
+    if (!request) throw notFound(FILL_REQUEST_NOT_FOUND);
+    const now = new Date().toISOString();
+    const order: OrderRow = {
+      token: randomToken(),
+      customer_id: request.customer_id,
+      environment: request.environment,
+      fill_request_token: request.token,
+      patient_token: request.patient_token,
+      status: 'pending_shipment',
+      date_filled: now,
+      medications: JSON.stringify((await this.orders.fillsOf(request.token, trx)).map(orderMedication)),
+      otc_products: JSON.stringify((JSON.parse(request.payload) as Schemas['FillRequest']).otc_products ?? []),
+      carrier: null,
+      tracking_number: null,
+      tracking_url: null,
+      shipping_method: request.shipping_method,
+      metadata: request.metadata,
+      created_at: now,
+    };
+    if (!(await this.orders.markFilled(request.token, order.token, now, trx))) {
+      throw new FillRequestNotDispensableError(request.token, request.status);
+    }
+    await this.orders.insert(order, trx);
+    return order;
   }
 
   /** Another customer's order, or one of the other environment, does not exist here. */

@@ -1,11 +1,30 @@
 import type { Db } from '../db/database.js';
 import type { PrescriptionsTable } from '../db/tables.js';
 import type { Principal } from '../auth/principal.js';
+import { randomToken } from '../tokens.js';
 import type { TransferMedicationsTable, TransferMessagesTable, TransferRequestsTable } from './transfer-tables.js';
 
 export type TransferRow = TransferRequestsTable;
 export type TransferMedicationRow = TransferMedicationsTable;
 export type TransferMessageRow = TransferMessagesTable;
+
+/** A medication of a transfer request, pending until the pharmacy answers it. */
+export function newTransferMedication(transferToken: string, position: number, medicationName: string, now: string): TransferMedicationRow {
+  return {
+    token: randomToken(),
+    transfer_token: transferToken,
+    position,
+    medication_name: medicationName,
+    status: 'pending',
+    rejection_reason: null,
+    rejection_reason_other: null,
+    prescription_token: null,
+    source_last_filled_date: null,
+    source_refills_filled: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
 
 export class TransferRepository {
   constructor(private readonly db: Db) {}

@@ -1,32 +1,19 @@
+import type { components } from '@pharmacy/contract';
 import type { Principal } from '../auth/principal.js';
 import type { PrescriptionsTable } from '../db/tables.js';
 import { notFound } from '../errors.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { nowIso, randomToken } from '../tokens.js';
 import {
+  newTransferMedication,
   TransferRepository,
   type TransferMedicationRow,
   type TransferMessageRow,
   type TransferRow,
 } from './transfer-repository.js';
 
-/**
- * The create body (`TransferRequestCreate`). Its generated type is `unknown`: the schema's
- * `anyOf` of contact pairs widens it, so the fields are restated here; the route has
- * already validated the body against the schema.
- */
-export interface TransferRequestCreate {
-  patient_token: string;
-  pharmacy_name?: string;
-  pharmacy_phone?: string;
-  pharmacy_fax?: string;
-  prescriber_name?: string;
-  prescriber_phone?: string;
-  prescriber_fax?: string;
-  medications?: string[];
-  metadata?: string;
-  notes?: string;
-}
+/** The create body, as the route validated it against the spec. */
+export type TransferRequestCreate = components['schemas']['TransferRequestCreate'];
 
 export const TRANSFER_NOT_FOUND = 'Transfer not found.';
 /** Transfer requests per page of the list (seed 8). */
@@ -75,21 +62,11 @@ export class TransferService {
       created_at: now,
       updated_at: now,
     };
-    const medications: TransferMedicationRow[] = (input.medications ?? []).map((medication_name, position) => ({
-      token: randomToken(),
-      transfer_token: transfer.token,
-      position,
-      medication_name,
-      status: 'pending',
-      rejection_reason: null,
-      rejection_reason_other: null,
-      prescription_token: null,
-      source_last_filled_date: null,
-      source_refills_filled: null,
-      created_at: now,
-      updated_at: now,
-    }));
-    await this.deps.transactor.run((trx) => this.transfers.insert(transfer, medications, trx));
+    const medications = (input.medications ?? []).map((name, position) => newTransferMedication(transfer.token, position, name, now));
+    await this.deps.transactor.run(async (trx) => {
+      await this.transfers.insert(transfer, medications, trx);
+      await this.deps.sandbox?.schedule(trx, owner, 'transfer', transfer.token);
+    });
     return { transfer, medications };
   }
 

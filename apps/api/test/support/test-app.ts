@@ -27,7 +27,9 @@ export interface RawResponse {
 /** The real app on a real database, listening on a loopback port. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', ...env });
+  // The sandbox's simulated pharmacy waits an hour between steps unless a test asks for it
+  // (SANDBOX_STEP_DELAY_MS: '0'), so it never changes records other tests assert on.
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', SANDBOX_STEP_DELAY_MS: '3600000', ...env });
   const app = await buildApp({ config, database: database.handle });
   await app.fastify.listen({ port: 0, host: '127.0.0.1' });
   const address = app.fastify.server.address();

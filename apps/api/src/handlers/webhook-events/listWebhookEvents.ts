@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /v1/webhook_events: List webhook events. Scaffolded by `pnpm generate`; replace the body. */
-export const listWebhookEvents: Handlers['listWebhookEvents'] = async () => {
-  throw notImplemented('listWebhookEvents');
+export const listWebhookEvents: Handlers['listWebhookEvents'] = async ({ query }, ctx) => {
+  return { status: 200, body: await ctx.services.eventFeed.list(principalOf(ctx), query ?? {}) };
 };

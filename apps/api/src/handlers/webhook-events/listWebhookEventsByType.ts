@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
+import { principalOf } from '../../auth/principal.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /v1/webhook_events/{webhook_type}: List webhook events of one type. Scaffolded by `pnpm generate`; replace the body. */
-export const listWebhookEventsByType: Handlers['listWebhookEventsByType'] = async () => {
-  throw notImplemented('listWebhookEventsByType');
+export const listWebhookEventsByType: Handlers['listWebhookEventsByType'] = async ({ path, query }, ctx) => {
+  return { status: 200, body: await ctx.services.eventFeed.listByType(principalOf(ctx), path.webhook_type, query ?? {}) };
 };

@@ -1,0 +1,7 @@
+import { principalOf } from '../../auth/principal.js';
+import type { Handlers } from '../../generated/handlers.js';
+
+/** PUT /v1/webhook_endpoint: Set the webhook endpoint. */
+export const setWebhookEndpoint: Handlers['setWebhookEndpoint'] = async ({ body }, ctx) => {
+  return { status: 200, body: await ctx.services.webhookEndpoints.set(principalOf(ctx), body.url) };
+};

@@ -1,0 +1,36 @@
+import type { Principal } from '../auth/principal.js';
+import type { Db } from '../db/database.js';
+import type { WebhookEndpointsTable } from './webhook-endpoint-tables.js';
+
+export type WebhookEndpointRow = WebhookEndpointsTable;
+
+/** SQL of the webhook_endpoints table (primary key customer_id + environment). */
+export class WebhookEndpointRepository {
+  constructor(private readonly db: Db) {}
+
+  find(owner: Principal, trx: Db = this.db): Promise<WebhookEndpointRow | undefined> {
+    return trx
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('customer_id', '=', owner.customerId)
+      .where('environment', '=', owner.environment)
+      .executeTakeFirst();
+  }
+
+  async insert(row: WebhookEndpointRow, trx: Db = this.db): Promise<void> {
+    await trx.insertInto('webhook_endpoints').values(row).execute();
+  }
+
+  async update(
+    owner: Principal,
+    changes: Partial<Pick<WebhookEndpointRow, 'url' | 'secret_encrypted' | 'secret_hint'>> & { updated_at: string },
+    trx: Db = this.db,
+  ): Promise<void> {
+    await trx
+      .updateTable('webhook_endpoints')
+      .set(changes)
+      .where('customer_id', '=', owner.customerId)
+      .where('environment', '=', owner.environment)
+      .execute();
+  }
+}

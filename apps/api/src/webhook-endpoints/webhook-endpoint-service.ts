@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { Principal } from '../auth/principal.js';
+import type { WebhookConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { Transactor } from '../db/transactor.js';
+import { invalidField, notFound } from '../errors.js';
+import { sendWebhook, type WebhookResult } from '../events/webhook-sender.js';
+import { nowIso, randomToken } from '../tokens.js';
+import type { LazySecretBox } from './secret-box.js';
+import { assertPublicHost, isNonPublicAddress } from './url-policy.js';
+import { WebhookEndpointRepository, type WebhookEndpointRow } from './webhook-endpoint-repository.js';
+
+export interface WebhookEndpointView {
+  url: string;
+  secret_hint: string;
+  /** Only in the answer that made the secret. */
+  secret?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a delivery needs: where, and the secret in clear. */
+export interface DeliveryTarget {
+  url: string;
+  secret: string;
+}
+
+const NOT_FOUND = 'Unable to find Webhook Endpoint.';
+const MAX_URL_LENGTH = 2048;
+
+/** `whsec_` + base64 of 24 random bytes (Standard Webhooks' secret format). */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+function hintOf(secret: string): string {
+  return `${secret.slice(0, 10)}…`;
+}
+
+function contextOf(owner: Principal): string {
+  return `webhook_endpoint:${owner.customerId}:${owner.environment}`;
+}
+
+/**
+ * Webhook endpoints: one per customer and environment. Owns the URL rules (absolute
+ * http(s), no credentials; production hosts must resolve to public addresses unless the
+ * operator allows private ones) and the secret's life (made on first set, rotated on
+ * request, stored sealed, answered only when made).
+ */
+export class WebhookEndpointService {
+  private readonly repository: WebhookEndpointRepository;
+
+  constructor(
+    db: Db,
+    private readonly transactor: Transactor,
+    private readonly secrets: LazySecretBox,
+    private readonly config: WebhookConfig,
+  ) {
+    this.repository = new WebhookEndpointRepository(db);
+  }
+
+  async get(owner: Principal): Promise<WebhookEndpointView> {
+    const row = await this.repository.find(owner);
+    if (!row) throw notFound(NOT_FOUND);
+    return view(row);
+  }
+
+  /** Sets the URL; answers the secret only when the endpoint is new. */
+  async set(owner: Principal, rawUrl: unknown): Promise<WebhookEndpointView> {
+    const url = await this.checkUrl(owner, rawUrl);
+    const secret = newWebhookSecret();
+    const sealed = this.secrets.seal(secret, contextOf(owner));
+    return this.transactor.run(async (trx) => {
+      const now = nowIso();
+      const existing = await this.repository.find(owner, trx);
+      if (existing) {
+        await this.repository.update(owner, { url, updated_at: now }, trx);
+        return view({ ...existing, url, updated_at: now });
+      }
+      const row: WebhookEndpointRow = {
+        customer_id: owner.customerId,
+        environment: owner.environment,
+        url,
+        secret_encrypted: sealed,
+        secret_hint: hintOf(secret),
+        created_at: now,
+        updated_at: now,
+      };
+      await this.repository.insert(row, trx);
+      return { ...view(row), secret };
+    });
+  }
+
+  async rotateSecret(owner: Principal): Promise<WebhookEndpointView> {
+    const secret = newWebhookSecret();
+    const sealed = this.secrets.seal(secret, contextOf(owner));
+    return this.transactor.run(async (trx) => {
+      const existing = await this.repository.find(owner, trx);
+      if (!existing) throw notFound(NOT_FOUND);
+      const now = nowIso();
+      await this.repository.update(owner, { secret_encrypted: sealed, secret_hint: hintOf(secret), updated_at: now }, trx);
+      return { ...view({ ...existing, secret_hint: hintOf(secret), updated_at: now }), secret };
+    });
+  }
+
+  /** Sends one signed test request now (not recorded, not retried). */
+  async test(owner: Principal): Promise<WebhookResult & { webhookId: string }> {
+    const target = await this.target(owner);
+    if (!target) throw notFound(NOT_FOUND);
+    const webhookId = `msg_${randomToken(24)}`;
+    const body = JSON.stringify({ test: true, timestamp: Math.floor(Date.now() / 1000) });
+    const result = await sendWebhook({
+      url: target.url,
+      id: webhookId,
+      body,
+      secret: target.secret,
+      timeoutMs: this.config.timeoutMs,
+      publicOnly: this.publicOnly(owner),
+    });
+    return { ...result, webhookId };
+  }
+
+  /** The endpoint of an owner with its secret opened, or undefined when none is set. */
+  async target(owner: Principal, trx?: Db): Promise<DeliveryTarget | undefined> {
+    const row = await this.repository.find(owner, trx);
+    if (!row) return undefined;
+    return { url: row.url, secret: this.secrets.open(row.secret_encrypted, contextOf(owner)) };
+  }
+
+  /** Production refuses non-public addresses unless WEBHOOK_ALLOW_PRIVATE_URLS; the sandbox may. */
+  publicOnly(owner: Principal): boolean {
+    return owner.environment === 'production' && !this.config.allowPrivateUrls;
+  }
+
+  private async checkUrl(owner: Principal, raw: unknown): Promise<string> {
+    if (raw === undefined || raw === null) throw invalidField('url', 'is required');
+    if (typeof raw !== 'string') throw invalidField('url', 'must be a string');
+    const text = raw.trim();
+    if (!text) throw invalidField('url', 'is not allowed to be empty');
+    if (text.length > MAX_URL_LENGTH) throw invalidField('url', `length must be less than or equal to ${MAX_URL_LENGTH} characters long`);
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw invalidField('url', 'must be a valid http or https URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidField('url', 'must be a valid http or https URL');
+    if (url.username || url.password) throw invalidField('url', 'must not contain a user name or password');
+    if (this.publicOnly(owner)) {
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(host)) {
+        if (isNonPublicAddress(host)) throw invalidField('url', 'must not target a loopback, private or link-local address in production');
+      } else {
+        try {
+          await assertPublicHost(host);
+        } catch (error) {
+          if ((error as Error).name === 'RefusedAddressError') {
+            throw invalidField('url', 'must not target a loopback, private or link-local address in production');
+          }
+          throw invalidField('url', 'host could not be resolved');
+        }
+      }
+    }
+    return url.toString();
+  }
+}
+
+function view(row: WebhookEndpointRow): WebhookEndpointView {
+  return { url: row.url, secret_hint: row.secret_hint, created_at: row.created_at, updated_at: row.updated_at };
+}

@@ -1,0 +1,16 @@
+import type { Owned } from '../db/tables.js';
+
+/** One webhook endpoint per customer and environment. */
+export interface WebhookEndpointsTable extends Owned {
+  url: string;
+  /** The signing secret, AES-256-GCM encrypted (secret-box.ts); never stored in clear. */
+  secret_encrypted: string;
+  /** The secret's first characters, shown by reads to tell secrets apart. */
+  secret_hint: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEndpointTables {
+  webhook_endpoints: WebhookEndpointsTable;
+}

@@ -1,0 +1,258 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import type { NewCustomer } from '../src/customers/customer-service.js';
+import { sendWebhook } from '../src/events/webhook-sender.js';
+import { loadSecretsKey, SecretBox } from '../src/webhook-endpoints/secret-box.js';
+import { isNonPublicAddress } from '../src/webhook-endpoints/url-policy.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { expectedSignature, startReceiver, TEST_SECRETS_KEY, type Receiver } from './support/webhook-receiver.js';
+
+const SECRET = /^whsec_[A-Za-z0-9+/]{32}$/;
+
+let t: TestApp;
+let receiver: Receiver;
+beforeAll(async () => {
+  t = await startTestApp({ SECRETS_KEY: TEST_SECRETS_KEY, WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_POLL_MS: '50' });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await t?.close();
+  await receiver?.close();
+});
+
+async function put(key: string, url: unknown, options?: { alias?: boolean }) {
+  return t.client(key, options).PUT('/v1/webhook_endpoint', { body: { url } as never });
+}
+
+describe('setting the webhook endpoint', () => {
+  it('answers the secret once, when the endpoint is made; reads show only a hint', async () => {
+    const acme = await t.customer();
+    const before = await t.client(acme.sandbox_api_key).GET('/v1/webhook_endpoint');
+    expect(before.response.status).toBe(404);
+    expect(before.error).toMatchObject({ message: 'Unable to find Webhook Endpoint.' });
+
+    const created = await put(acme.sandbox_api_key, receiver.url);
+    expect(created.response.status).toBe(200);
+    expect(created.data).toMatchObject({ url: receiver.url, secret: expect.stringMatching(SECRET) });
+    const secret = created.data!.secret!;
+    expect(created.data!.secret_hint).toBe(`${secret.slice(0, 10)}…`);
+
+    const read = await t.client(acme.sandbox_api_key).GET('/v1/webhook_endpoint');
+    expect(read.data).toEqual({
+      url: receiver.url,
+      secret_hint: created.data!.secret_hint,
+      created_at: created.data!.created_at,
+      updated_at: created.data!.updated_at,
+    });
+
+    const changed = await put(acme.sandbox_api_key, `${receiver.url}/v2`);
+    expect(changed.data).not.toHaveProperty('secret');
+    expect(changed.data).toMatchObject({ url: `${receiver.url}/v2`, secret_hint: created.data!.secret_hint, created_at: created.data!.created_at });
+  });
+
+  it('stores the secret encrypted: the row holds neither the secret nor its base64 key', async () => {
+    const acme = await t.customer();
+    const { data } = await put(acme.sandbox_api_key, receiver.url);
+    const rows = await t.database.handle.db.selectFrom('webhook_endpoints').selectAll().where('customer_id', '=', acme.customer_id).execute();
+    expect(rows).toHaveLength(1);
+    const text = JSON.stringify(rows[0]);
+    expect(text).not.toContain(data!.secret!);
+    expect(text).not.toContain(data!.secret!.slice('whsec_'.length));
+    expect(rows[0]!.secret_encrypted).toMatch(/^v1:/);
+    // It opens with the server key, bound to its owner.
+    const box = new SecretBox(Buffer.from(TEST_SECRETS_KEY, 'base64'));
+    expect(box.open(rows[0]!.secret_encrypted, `webhook_endpoint:${acme.customer_id}:sandbox`)).toBe(data!.secret);
+    expect(() => box.open(rows[0]!.secret_encrypted, `webhook_endpoint:${acme.customer_id}:production`)).toThrow();
+  });
+
+  it('keeps one endpoint per environment', async () => {
+    const acme = await t.customer();
+    await put(acme.sandbox_api_key, receiver.url);
+    expect((await t.client(acme.production_api_key).GET('/v1/webhook_endpoint')).response.status).toBe(404);
+    const other = await t.customer();
+    expect((await t.client(other.sandbox_api_key).GET('/v1/webhook_endpoint')).response.status).toBe(404);
+  });
+
+  it('accepts a form-encoded body and the /api/v1 alias', async () => {
+    const acme = await t.customer();
+    const form = await t.raw('PUT', '/v1/webhook_endpoint', {
+      headers: { authorization: `ApiKey ${acme.sandbox_api_key}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ url: receiver.url }).toString(),
+    });
+    expect(form.status).toBe(200);
+    expect(form.json.secret).toMatch(SECRET);
+    const alias = await t.client(acme.sandbox_api_key, { alias: true }).GET('/v1/webhook_endpoint');
+    expect(alias.data?.url).toBe(receiver.url);
+  });
+
+  it.each([
+    [undefined, 'is required'],
+    ['', 'is not allowed to be empty'],
+    ['not a url', 'must be a valid http or https URL'],
+    ['ftp://files.example.com/hook', 'must be a valid http or https URL'],
+    ['https://user:pass@hooks.example.com/', 'must not contain a user name or password'],
+    [`https://hooks.example.com/${'a'.repeat(2100)}`, 'length must be'],
+  ])('refuses url %j with a 400 on url', async (url, message) => {
+    const acme = await t.customer();
+    const { response, error } = await put(acme.sandbox_api_key, url);
+    expect(response.status).toBe(400);
+    expect((error as any).validation_errors).toEqual([{ key: 'url', message: expect.stringContaining(message) }]);
+    expect((await t.client(acme.sandbox_api_key).GET('/v1/webhook_endpoint')).response.status).toBe(404);
+  });
+
+  it.each(['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://[::1]/hook', 'https://10.1.2.3/', 'http://169.254.169.254/', 'http://[fd00::1]/'])(
+    'refuses production endpoint %s on a private address; the sandbox may use it',
+    async (url) => {
+      const acme = await t.customer();
+      const production = await put(acme.production_api_key, url);
+      expect(production.response.status).toBe(400);
+      expect((production.error as any).validation_errors).toEqual([
+        { key: 'url', message: 'must not target a loopback, private or link-local address in production' },
+      ]);
+      expect((await put(acme.sandbox_api_key, url)).response.status).toBe(200);
+    },
+  );
+
+  it('answers 401 without a valid key', async () => {
+    expect((await t.client('nope').GET('/v1/webhook_endpoint')).response.status).toBe(401);
+  });
+});
+
+describe('private production endpoints allowed by the operator', () => {
+  it('accepts 127.0.0.1 in production with WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
+    const allowed = await startTestApp({ SECRETS_KEY: TEST_SECRETS_KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    try {
+      const acme = await allowed.customer();
+      const { response } = await allowed.client(acme.production_api_key).PUT('/v1/webhook_endpoint', { body: { url: receiver.url } });
+      expect(response.status).toBe(200);
+    } finally {
+      await allowed.close();
+    }
+  });
+});
+
+describe('rotating the secret and testing the endpoint', () => {
+  let acme: NewCustomer;
+  let secret: string;
+  beforeAll(async () => {
+    acme = await t.customer();
+    secret = (await put(acme.sandbox_api_key, receiver.url)).data!.secret!;
+  });
+
+  it('sends a signed test request and answers how it went', async () => {
+    receiver.answer = () => 200;
+    const count = receiver.received.length;
+    const { data, response } = await t.client(acme.sandbox_api_key).POST('/v1/webhook_endpoint/test');
+    expect(response.status).toBe(200);
+    expect(data).toEqual({ delivered: true, status_code: 200, webhook_id: expect.stringMatching(/^msg_/) });
+    const request = receiver.received[count]!;
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['webhook-id']).toBe(data!.webhook_id);
+    expect(JSON.parse(request.body)).toEqual({ test: true, timestamp: Number(request.headers['webhook-timestamp']) });
+    expect(request.headers['webhook-signature']).toBe(
+      expectedSignature(secret, data!.webhook_id, request.headers['webhook-timestamp'] as string, request.body),
+    );
+  });
+
+  it('answers delivered false with the receiver status when it fails, and null when it does not answer', async () => {
+    receiver.answer = () => 503;
+    const failed = await t.client(acme.sandbox_api_key).POST('/v1/webhook_endpoint/test');
+    expect(failed.data).toMatchObject({ delivered: false, status_code: 503 });
+    receiver.answer = () => 'hang';
+    const timedOut = await t.client(acme.sandbox_api_key).POST('/v1/webhook_endpoint/test');
+    expect(timedOut.data).toMatchObject({ delivered: false, status_code: null });
+    receiver.answer = () => 200;
+  });
+
+  it('rotates: the new secret is answered once and signs from then on', async () => {
+    const rotated = await t.client(acme.sandbox_api_key).POST('/v1/webhook_endpoint/rotate_secret');
+    expect(rotated.response.status).toBe(200);
+    const fresh = rotated.data!.secret!;
+    expect(fresh).toMatch(SECRET);
+    expect(fresh).not.toBe(secret);
+    expect((await t.client(acme.sandbox_api_key).GET('/v1/webhook_endpoint')).data).toMatchObject({ secret_hint: `${fresh.slice(0, 10)}…` });
+
+    const count = receiver.received.length;
+    const { data } = await t.client(acme.sandbox_api_key).POST('/v1/webhook_endpoint/test');
+    const request = receiver.received[count]!;
+    const signed = [data!.webhook_id, request.headers['webhook-timestamp'] as string, request.body] as const;
+    expect(request.headers['webhook-signature']).toBe(expectedSignature(fresh, ...signed));
+    expect(request.headers['webhook-signature']).not.toBe(expectedSignature(secret, ...signed));
+  });
+
+  it('answers 404 to rotate and test without an endpoint', async () => {
+    const other = await t.customer();
+    expect((await t.client(other.sandbox_api_key).POST('/v1/webhook_endpoint/rotate_secret')).response.status).toBe(404);
+    expect((await t.client(other.sandbox_api_key).POST('/v1/webhook_endpoint/test')).response.status).toBe(404);
+  });
+});
+
+describe('address rules', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['10.0.0.8', true],
+    ['172.16.5.4', true],
+    ['172.32.0.1', false],
+    ['192.168.1.1', true],
+    ['169.254.169.254', true],
+    ['100.64.0.1', true],
+    ['0.0.0.0', true],
+    ['8.8.8.8', false],
+    ['::1', true],
+    ['::', true],
+    ['fe80::1', true],
+    ['fd12:3456::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['::ffff:8.8.8.8', false],
+    ['2606:4700::1111', false],
+  ])('%s is non-public: %s', (address, expected) => {
+    expect(isNonPublicAddress(address)).toBe(expected);
+  });
+
+  it('refuses a private target at delivery time too (literal address and a name that resolves to one)', async () => {
+    for (const url of [receiver.url, receiver.url.replace('127.0.0.1', 'localhost')]) {
+      const result = await sendWebhook({ url, id: 'msg_x', body: '{}', secret: 'whsec_AAAA', timeoutMs: 500, publicOnly: true });
+      expect(result).toMatchObject({ delivered: false, statusCode: null });
+    }
+  });
+});
+
+describe('the server key', () => {
+  it('is generated once beside the embedded database file, mode 0600, when SECRETS_KEY is unset', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secrets-key-'));
+    try {
+      const config = { secretsKey: undefined, databaseUrl: join(dir, 'pharmacy.db') };
+      const key = loadSecretsKey(config);
+      expect(key).toHaveLength(32);
+      const file = join(dir, 'secrets.key');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64').equals(key)).toBe(true);
+      expect(loadSecretsKey(config).equals(key)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is required on PostgreSQL when a secret must be stored', () => {
+    expect(() => loadSecretsKey({ secretsKey: undefined, databaseUrl: 'postgres://db/pharmacy' })).toThrow('SECRETS_KEY is required');
+  });
+
+  it.each([
+    [{ SECRETS_KEY: 'short' }, 'SECRETS_KEY must be the base64 of 32'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '0,5x' }, 'WEBHOOK_RETRY_SCHEDULE must be'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '0,1,2,3,4,5,6,7,8' }, 'WEBHOOK_RETRY_SCHEDULE must be'],
+    [{ WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS must be'],
+    [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS must be'],
+  ])('stops at boot on a bad value: %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads the retry schedule as durations', () => {
+    expect(loadConfig({}).webhooks.retryScheduleMs).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0, 50ms ,2s' }).webhooks.retryScheduleMs).toEqual([0, 50, 2000]);
+  });
+});
