@@ -22,6 +22,20 @@ export interface WebhookResult {
   error?: string;
 }
 
+/**
+ * Connections are kept open between deliveries (receivers usually get many). Public-only
+ * requests use agents of their own: their sockets were opened through the address check
+ * (`publicOnlyLookup`), which runs on every new connection, so a socket opened without it
+ * is never reused for them.
+ */
+// Idle sockets close after 4 s, before the 5 s idle timeout common to receivers (Node's default),
+// so a delivery rarely meets a socket the receiver is closing.
+const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 4000 };
+const agents = {
+  any: { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) },
+  publicOnly: { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) },
+};
+
 /** One signed POST of `body` exactly as given; a `2xx` within the timeout is success. */
 export function sendWebhook(request: WebhookRequest): Promise<WebhookResult> {
   return new Promise((done) => {
@@ -44,7 +58,9 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookResult> {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signWebhook({ id: request.id, timestamp, body: request.body, secret: request.secret }),
     };
-    const transport = url.protocol === 'https:' ? https : http;
+    const secure = url.protocol === 'https:';
+    const transport = secure ? https : http;
+    const agent = agents[request.publicOnly ? 'publicOnly' : 'any'][secure ? 'https' : 'http'];
     let settled = false;
     const finish = (result: WebhookResult) => {
       if (settled) return;
@@ -54,7 +70,7 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookResult> {
     };
     const req = transport.request(
       url,
-      { method: 'POST', headers, agent: false, ...(request.publicOnly ? { lookup: publicOnlyLookup as never } : {}) },
+      { method: 'POST', headers, agent, ...(request.publicOnly ? { lookup: publicOnlyLookup as never } : {}) },
       (res) => {
         const statusCode = res.statusCode ?? null;
         // The answer's body is not needed; read it to the end so the socket closes cleanly.
