@@ -191,6 +191,10 @@ describe('from a fresh sandbox: electronic prescription, fill request, order, sh
     const last = expected[expected.length - 1]!;
     const events = await waitForEvent(request, (e) => summary([e])[0] === last, last);
     expect(summary(events)).toEqual(expected);
+    // Nothing filled: no order to name, no fill date, no medications.
+    const order = events[0]!;
+    if (order.status !== 'success') expect(order.details).toMatchObject({ order_token: null, date_filled: null, medications: [] });
+    else expect(order.details.order_token).toEqual(expect.any(String));
     const { data } = await t.client(sandboxKey()).GET('/v1/fill_request/{url_token}', { params: { path: { url_token: request } } });
     expect(data!.status).toBe(requestStatus);
   });

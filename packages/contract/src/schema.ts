@@ -5172,8 +5172,9 @@ export interface components {
          *
          *     The meaning of the other statuses is our design (x-designed on `status`): `pending` the
          *     order is queued for filling, `triage` a pharmacist is reviewing it (for example after a
-         *     `check_in` request), `error` it could not be filled (`message` says why; the
-         *     fill and tracking fields are `null`).
+         *     `check_in` request), `error` it could not be filled (`message` says why). When the
+         *     status is not `success` nothing was filled: `date_filled`, `order_token` and the
+         *     tracking fields are `null` and `medications` is empty (our design).
          */
         OrderEvent: {
             /** @description The fill request's `request_id`, as answered when it was submitted. */
@@ -5192,8 +5193,11 @@ export interface components {
                 date_filled: string | null;
                 /** @description The medications dispensed. */
                 medications: components["schemas"]["OrderEventMedication"][];
-                /** @description Token of the order (read it with `GET /v1/order/{token}`). */
-                order_token: components["schemas"]["Token"];
+                /**
+                 * @description Token of the order (read it with `GET /v1/order/{token}`); `null` when nothing was
+                 *     filled (`triage`, `pending`, `error`).
+                 */
+                order_token: components["schemas"]["Token"] | null;
                 /**
                  * Format: uri
                  * @description The carrier's tracking page; `null` until shipped.
@@ -8273,6 +8277,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["AutoRefillNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9139,6 +9145,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9163,6 +9171,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9697,6 +9707,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["AccountNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
         };
     };

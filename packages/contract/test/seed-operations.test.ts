@@ -38,8 +38,17 @@ describe('the spec covers the seed', () => {
     expect(extra).toEqual([]);
   });
 
+  it('lists the 6 events of seed 6.2, its 6 other event type names and the 9 diagnostics events of 6.4', () => {
+    expect(seedWebhooks).toHaveLength(21);
+    expect(new Set(seedWebhooks).size).toBe(seedWebhooks.length);
+  });
+
   it.each(seedWebhooks)('describes the %s webhook event', (callbackType) => {
     const names = Object.keys(document.webhooks ?? {});
     expect(names).toContain(callbackType);
+  });
+
+  it('describes no webhook event that is not in the list', () => {
+    expect(Object.keys(document.webhooks ?? {}).filter((name) => !seedWebhooks.includes(name))).toEqual([]);
   });
 });

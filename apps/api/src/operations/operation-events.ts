@@ -179,14 +179,13 @@ export function orderNotFilled(
   request: { token: string; metadata: string | null; patient_token: string },
   status: 'triage' | 'error',
   message: string,
-  orderToken: string,
 ): NewEvent {
   const details: Details<Schemas['OrderEvent']> = {
     metadata: request.metadata,
     message,
     date_filled: null,
     medications: [],
-    order_token: orderToken,
+    order_token: null,
     tracking_url: null,
     tracking_number: null,
     carrier: null,

@@ -6,7 +6,7 @@ import type { EventEnvelope, NewEvent } from '../events/event-outbox.js';
 import type { OrdersTable } from '../fill-requests/fill-request-tables.js';
 import type { OrderService } from '../orders/order-service.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso } from '../tokens.js';
 import { newTransferMedication } from '../transfers/transfer-repository.js';
 import type { TransferMedicationsTable, TransferRequestsTable } from '../transfers/transfer-tables.js';
 import * as events from './operation-events.js';
@@ -420,7 +420,7 @@ export class PharmacyOperations {
     if (!(await this.repo.setFillRequestStatus(trx, fillRequestToken, status, nowIso()))) {
       throw new OperationError('NOT_PENDING', `Fill request ${fillRequestToken} is ${request.status}.`);
     }
-    await emit(ownerOf(request), events.orderNotFilled(request, status, message, randomToken()));
+    await emit(ownerOf(request), events.orderNotFilled(request, status, message));
     return { fill_request_token: fillRequestToken, status };
   }
 
