@@ -3,7 +3,27 @@ import { ConfigError, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it('has defaults that work out of the box', () => {
-    expect(loadConfig({})).toMatchObject({ port: 3000, databaseUrl: './data/pharmacy.db', bodyLimit: 1048576 });
+    expect(loadConfig({})).toMatchObject({
+      port: 3000,
+      databaseUrl: './data/pharmacy.db',
+      bodyLimit: 1048576,
+      pharmacy: { name: 'Open Pharmacy', idNumber: '0000000', pharmacist: 'Pat Pharmacist', location: 'Austin, TX' },
+      sandboxStepDelayMs: 3000,
+      webhooks: { timeoutMs: 15_000, retryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000], allowPrivateUrls: false },
+    });
+  });
+
+  it('takes the pharmacy’s own identity (direct transfers must name it) and the webhook settings, trimmed and parsed', () => {
+    const config = loadConfig({
+      PHARMACY_NAME: ' Platform Pharmacy ',
+      PHARMACY_ID_NUMBER: '0598765',
+      PHARMACY_PHARMACIST: 'Morgan Reyes',
+      PHARMACY_LOCATION: 'Portland, OR',
+      WEBHOOK_RETRY_SCHEDULE: '0, 250ms, 5s, 2m, 1h, 1d',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    });
+    expect(config.pharmacy).toEqual({ name: 'Platform Pharmacy', idNumber: '0598765', pharmacist: 'Morgan Reyes', location: 'Portland, OR' });
+    expect(config.webhooks).toMatchObject({ retryScheduleMs: [0, 250, 5_000, 120_000, 3_600_000, 86_400_000], allowPrivateUrls: true });
   });
 
   it.each([
@@ -11,6 +31,15 @@ describe('configuration', () => {
     [{ PORT: '70000' }, 'PORT must be an integer'],
     [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL must be postgres://'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
+    [{ PHARMACY_NAME: '  ' }, 'PHARMACY_NAME must be a non-empty text'],
+    [{ PHARMACY_ID_NUMBER: '' }, 'PHARMACY_ID_NUMBER must be a non-empty text'],
+    [{ PHARMACY_PHARMACIST: 'x'.repeat(256) }, 'PHARMACY_PHARMACIST must be a non-empty text of at most 255 characters'],
+    [{ PHARMACY_LOCATION: '' }, 'PHARMACY_LOCATION must be a non-empty text'],
+    [{ SANDBOX_STEP_DELAY_MS: '-1' }, 'SANDBOX_STEP_DELAY_MS must be an integer'],
+    [{ SECRETS_KEY: 'c2hvcnQ=' }, 'SECRETS_KEY must be the base64 of 32 random bytes'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '0,5x' }, 'WEBHOOK_RETRY_SCHEDULE must be 1 to 8 comma-separated durations'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '1,2,3,4,5,6,7,8,9' }, 'WEBHOOK_RETRY_SCHEDULE must be 1 to 8 comma-separated durations'],
+    [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false'],
   ])('stops with a message naming the variable for %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

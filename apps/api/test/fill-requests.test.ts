@@ -103,7 +103,7 @@ describe('submitting a fill request', () => {
     expect(third.error).toEqual({
       statusCode: 400,
       error: 'Bad Request',
-      validation_errors: [{ key: 'medications.0.prescription_token', message: 'is not fillable' }],
+      validation_errors: [{ key: 'medications.0.prescription_token', message: 'is not fillable: it has no quantity remaining' }],
     });
     const listed = await t.client(acme.sandbox_api_key).GET('/v1/patient/{patient_token}/prescriptions', {
       params: { path: { patient_token: patient } },
@@ -119,7 +119,7 @@ describe('submitting a fill request', () => {
       last_filled_date: '2026-01-05T00:00:00.000Z',
     });
     const { error } = await submit(cashBody(patient, [rx.token]));
-    expect((error as any).validation_errors).toEqual([{ key: 'medications.0.prescription_token', message: 'is not fillable' }]);
+    expect((error as any).validation_errors).toEqual([{ key: 'medications.0.prescription_token', message: 'is not fillable: it has no refills remaining' }]);
   });
 
   it('lets only one of several concurrent fills of the last refill succeed', async () => {
@@ -133,7 +133,7 @@ describe('submitting a fill request', () => {
     const statuses = answers.map((a) => a.response.status).sort();
     expect(statuses).toEqual([201, 400, 400, 400, 400, 400]);
     for (const a of answers.filter((x) => x.response.status === 400)) {
-      expect((a.error as any).validation_errors).toEqual([{ key: 'medications.0.prescription_token', message: 'is not fillable' }]);
+      expect((a.error as any).validation_errors).toEqual([{ key: 'medications.0.prescription_token', message: 'is not fillable: it has no refills remaining' }]);
     }
     expect(await readPrescription(rx.token)).toMatchObject({ refills_remaining: 0, quantity_remaining: 270 });
     expect(await countRows('fill_requests', patient)).toBe(1);
@@ -276,6 +276,19 @@ describe('submitting a fill request', () => {
     expect(other.error).toEqual({ statusCode: 400, error: 'Unauthorized', message: 'Patient does not belong to this customer.' });
   });
 
+  it('knows nothing of the other environment: its patient answers 404, its prescription `does not exist`', async () => {
+    const { patient, rx } = await patientWithPrescription();
+    const production = await createPatient(t, acme.production_api_key);
+    const productionRx = await insertPrescription(t, { customer_id: acme.customer_id, environment: 'production', patient_token: production });
+    const sandboxPatientInProduction = await submit(cashBody(patient, [rx.token]), acme.production_api_key);
+    expect(sandboxPatientInProduction.response.status).toBe(404);
+    expect(sandboxPatientInProduction.error).toEqual({ statusCode: 404, error: 'Not Found', message: 'Unable to find Patient.' });
+    const productionRxInSandbox = await submit(cashBody(patient, [productionRx.token]));
+    expect(productionRxInSandbox.response.status).toBe(400);
+    expect((productionRxInSandbox.error as any).validation_errors).toEqual([{ key: 'medications.0.prescription_token', message: 'does not exist' }]);
+    expect(await countRows('fill_requests', patient)).toBe(0);
+  });
+
   it('refuses prescriptions that do not exist, belong to another patient or cannot be filled, each by its index', async () => {
     const { patient, rx } = await patientWithPrescription();
     const { rx: otherPatients } = await patientWithPrescription();
@@ -291,9 +304,9 @@ describe('submitting a fill request', () => {
       { key: 'medications.1.prescription_token', message: 'does not exist' },
       { key: 'medications.2.prescription_token', message: 'does not belong to this patient' },
       { key: 'medications.3.prescription_token', message: 'does not exist' },
-      { key: 'medications.4.prescription_token', message: 'is not fillable' },
-      { key: 'medications.5.prescription_token', message: 'is not fillable' },
-      { key: 'medications.6.prescription_token', message: 'is not fillable' },
+      { key: 'medications.4.prescription_token', message: 'is not fillable: it has expired' },
+      { key: 'medications.5.prescription_token', message: 'is not fillable: it was transferred out' },
+      { key: 'medications.6.prescription_token', message: 'is not fillable: it has no quantity remaining' },
     ]);
   });
 
@@ -379,7 +392,7 @@ describe('a fill that fails inside the unit of work', () => {
     };
     await expect(service.create({ customerId: acme.customer_id, environment: 'sandbox' }, body as never)).rejects.toMatchObject({
       statusCode: 400,
-      body: { validation_errors: [{ key: 'medications.1.prescription_token', message: 'is not fillable' }] },
+      body: { validation_errors: [{ key: 'medications.1.prescription_token', message: 'is not fillable: it has no refills remaining' }] },
     });
     expect(await readPrescription(rx.token)).toMatchObject({ quantity_remaining: 90, date_filled_utc: null });
     expect(await countRows('insurances', patient)).toBe(0);
@@ -454,6 +467,14 @@ describe('listing fill requests', () => {
     expect(before.data!.results.map((r) => r.request_id)).toEqual(all.filter((r) => r.created_at < third).map((r) => r.request_id));
     expect((await list({ created_at: '$gte:2000-01-01' })).data!.results).toHaveLength(5);
     expect((await list({ created_at: '$lt:2000-01-01T00:00:00+02:00' })).data!.results).toHaveLength(0);
+  });
+
+  it('answers the same list under the /api/v1 alias', async () => {
+    const direct = await list({ metadata: 'even' });
+    const aliased = await t.client(customer.sandbox_api_key, { alias: true }).GET('/v1/fill_requests', { params: { query: { metadata: 'even' } } });
+    expect(aliased.response.status).toBe(200);
+    expect(aliased.data).toEqual(direct.data);
+    expect(aliased.data!.results.map((r) => r.request_id)).toEqual([tokens[0], tokens[2], tokens[4]]);
   });
 
   it('shows nothing of other customers or the other environment', async () => {

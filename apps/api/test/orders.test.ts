@@ -94,6 +94,9 @@ describe('an order, once the pharmacy processes a fill request', () => {
       params: { path: { url_token: requestId } },
     });
     expect(read.data!.status).toBe('filled');
+    const aliased = await t.client(acme.sandbox_api_key, { alias: true }).GET('/v1/order/{token}', { params: { path: { token: order.token } } });
+    expect(aliased.response.status).toBe(200);
+    expect(aliased.data).toEqual(data);
   });
 
   it('is created once: dispensing the same request again is refused and writes nothing', async () => {

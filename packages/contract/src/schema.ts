@@ -401,7 +401,9 @@ export interface paths {
          *     - each prescription in `medications` must exist, belong to this patient and be
          *       fillable (not expired, not transferred out, refills left), else `400` with
          *       `validation_errors` keyed `medications.{index}.prescription_token` and the message
-         *       `does not exist`, `does not belong to this patient` or `is not fillable`;
+         *       `does not exist`, `does not belong to this patient` or `is not fillable: it <reason>`,
+         *       the reason one of `was transferred out`, `is on hold`, `is not active`, `has expired`,
+         *       `has no quantity remaining` or `has no refills remaining` (the reasons are our design);
          *     - each `insurance_token` must name an insurance record of this patient, else `400`
          *       keyed `insurances.{index}.insurance_token` `does not exist`;
          *     - `replacement_order` must be the `request_id` of an existing fill request of this
@@ -413,7 +415,7 @@ export interface paths {
          *       remains, if less) from `quantity_remaining` and sets `last_filled_date` (and
          *       `date_filled_utc` on the first fill). The first fill does not consume a refill; each
          *       later one decrements `refills_remaining` (`number_of_refills_allowed` N allows N+1
-         *       fills). A prescription with no quantity or refill left is `is not fillable`, also
+         *       fills). A prescription with no quantity or refill left is not fillable, also
          *       when two requests race for its last refill: only one of them succeeds.
          *     - Card fields sent without an `insurance_token` create an insurance record of the
          *       patient; the fill request then names it by its token.
@@ -472,7 +474,8 @@ export interface paths {
         /**
          * Get a fill request
          * @description Answers the fill request as it was submitted: every field of the create body that was
-         *     sent (optional fields not sent are absent; `shipping_method` carries its default), plus
+         *     sent (optional fields not sent are absent; `shipping_method` carries its default; each
+         *     insurance plan is answered by its `insurance_token`, never with card fields), plus
          *     `request_id`, `status` and `created_at` (these three are our design). The path value is
          *     the `request_id` answered at submission. The success status is `202`, as the source
          *     documents.

@@ -15,6 +15,7 @@ import {
   type FillRequestRow,
 } from './fill-request-repository.js';
 import { nextFill, type Fill } from './prescription-fill.js';
+import { unfillableReason } from '../prescriptions/prescription-presenter.js';
 
 type Schemas = components['schemas'];
 export type FillRequestCreate = Schemas['FillRequestCreate'];
@@ -46,7 +47,11 @@ export interface FillRequestRecord {
   copayRequestIds: string[];
 }
 
-const notFillable = (i: number) => ({ key: `medications.${i}.prescription_token`, message: 'is not fillable' });
+/** `is not fillable: it has expired` and the like (the reason, when known, after the seed-style message). */
+const notFillable = (i: number, reason: string | null) => ({
+  key: `medications.${i}.prescription_token`,
+  message: reason ? `is not fillable: it ${reason}` : 'is not fillable',
+});
 
 /** `$gte:2026-01-01T00:00:00Z` to an operator and a UTC timestamp comparable with `created_at`. */
 function parseCreatedAt(value: string): { op: CreatedAtOperator; value: string } {
@@ -97,8 +102,9 @@ export class FillRequestService {
         errors.push({ key, message: 'does not exist' });
       } else if (rx.patient_token !== patient.token) {
         errors.push({ key, message: 'does not belong to this patient' });
-      } else if (!nextFill(rx, now)) {
-        errors.push(notFillable(i));
+      } else {
+        const reason = unfillableReason(rx, now);
+        if (reason) errors.push(notFillable(i, reason));
       }
     });
     plans.forEach((p, i) => {
@@ -202,7 +208,7 @@ export class FillRequestService {
       if (await this.fillRequests.applyFill(rx, fill, trx)) return fill;
       [rx] = await this.fillRequests.prescriptions([seen.token], trx);
     }
-    throw validationFailed([notFillable(index)]);
+    throw validationFailed([notFillable(index, rx ? unfillableReason(rx, now) : null)]);
   }
 
   /** Another customer's request answers 403; one of the other environment does not exist here. */

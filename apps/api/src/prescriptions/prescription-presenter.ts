@@ -10,10 +10,18 @@ type Schemas = components['schemas'];
  * consumes one of `refills_remaining`.
  */
 export function isFillable(rx: PrescriptionRow, now = new Date()): boolean {
-  if (rx.status !== 'active') return false;
-  if (rx.expiration_date_utc && new Date(rx.expiration_date_utc) <= now) return false;
-  if (rx.quantity_remaining <= 0) return false;
-  return rx.date_filled_utc === null || rx.refills_remaining > 0;
+  return unfillableReason(rx, now) === null;
+}
+
+/** Why the prescription cannot be filled now (words for a validation message), or null when it can. */
+export function unfillableReason(rx: PrescriptionRow, now = new Date()): string | null {
+  if (rx.status === 'transferred') return 'was transferred out';
+  if (rx.status === 'on_hold') return 'is on hold';
+  if (rx.status !== 'active') return 'is not active';
+  if (rx.expiration_date_utc && new Date(rx.expiration_date_utc) <= now) return 'has expired';
+  if (rx.quantity_remaining <= 0) return 'has no quantity remaining';
+  if (rx.date_filled_utc !== null && rx.refills_remaining <= 0) return 'has no refills remaining';
+  return null;
 }
 
 /** The list item of seed 2.2. */
