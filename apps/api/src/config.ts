@@ -16,6 +16,11 @@ export interface Config {
    * to 0 (off) on PostgreSQL, which several processes may share.
    */
   readCacheTtlMs: number;
+  /**
+   * On SIGTERM/SIGINT, how long in-flight requests may finish before the connections still
+   * open (a client that connected and sent nothing, a slow upload) are closed (SHUTDOWN_GRACE_MS).
+   */
+  shutdownGraceMs: number;
   /** The service's own pharmacy; direct transfers must name it as `transfer_to`. */
   pharmacy: PharmacyIdentity;
   /**
@@ -121,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     logLevel,
     readCacheTtlMs: integer(env, 'READ_CACHE_TTL_MS', /^postgres(ql)?:\/\//.test(databaseUrl) ? 0 : 30_000, 0, 3_600_000),
     pharmacy: {

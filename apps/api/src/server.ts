@@ -14,7 +14,11 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     fastify.log.info({ signal }, 'shutting down');
+    // Idle keep-alive connections close at once; a connection that never finishes a request
+    // (it would otherwise hold the close until Node's 60 s header timeout) is cut after the grace.
+    const deadline = setTimeout(() => fastify.server.closeAllConnections(), config.shutdownGraceMs);
     await fastify.close();
+    clearTimeout(deadline);
     await database.close();
     process.exit(0);
   };
