@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { nowIso } from '../src/tokens.js';
 import { createTestDatabase } from './support/test-database.js';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import {
   deliveryOf,
@@ -210,6 +211,46 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('two service processes 
     } finally {
       await Promise.all(apps.map((a) => a.fastify.close()));
       await second.close();
+      await database.dispose();
+      await receiver.close();
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE === 'postgres')('two real service processes (pnpm start) on one PostgreSQL', () => {
+  it('both claiming from one outbox, deliver every event to the receiver exactly once', async () => {
+    const receiver = await startReceiver();
+    const database = await createTestDatabase();
+    const env = { DATABASE_URL: database.url, ...FAST, WEBHOOK_CONCURRENCY: '4' };
+    const servers: ServerProcess[] = [];
+    try {
+      // The customer and its endpoint, set through the services on the shared database.
+      const setup = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', ...env }), database: database.handle, workers: false });
+      const customer = await setup.services.customers.create('Two processes');
+      await setup.services.webhookEndpoints.set({ customerId: customer.customer_id, environment: 'sandbox' }, receiver.url);
+      servers.push(await startServerProcess(env), await startServerProcess(env));
+      const call = (n: number, path: string, body: unknown) =>
+        fetch(servers[n % 2]!.url + path, {
+          method: path === '/v1/patient' ? 'PUT' : 'POST',
+          headers: { authorization: `ApiKey ${customer.sandbox_api_key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const patient = ((await (await call(0, '/v1/patient', { first_name: 'Two', last_name: 'Processes', dob: '19800101', gender: 'female' })).json()) as { patient_token: string }).patient_token;
+      // Each electronic prescription records a NOTIFY_RX, alternately in each process.
+      const N = 40;
+      const answers = await Promise.all(
+        Array.from({ length: N }, (_, n) => call(n, '/v1/sandbox/electronic_prescriptions', { patient_token: patient, medication_name: `Drug ${n}` })),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(N).fill(201));
+      await receiver.waitFor(N, 15_000);
+      await new Promise((r) => setTimeout(r, 500));
+      const recorded = await database.handle.db.selectFrom('events').select(['id', 'delivery_status', 'delivery_attempts']).execute();
+      expect(recorded).toHaveLength(N);
+      const received = receiver.received.map((r) => r.headers['webhook-id'] as string);
+      expect(received.sort()).toEqual(recorded.map((e) => e.id).sort());
+      expect(recorded.every((e) => e.delivery_status === 'delivered' && Number(e.delivery_attempts) === 1)).toBe(true);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
       await database.dispose();
       await receiver.close();
     }
