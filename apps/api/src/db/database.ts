@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import Sqlite from 'libsql';
 import pg from 'pg';
+import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import type { Database } from './tables.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -85,6 +86,6 @@ export function openDatabase(url: string): DatabaseHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new StatementCache(sqlite) as never }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: new StatementCache(sqlite) as never }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
