@@ -2,7 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { isNonPublicAddress, publicOnlyLookup, RefusedAddressError } from '../webhook-endpoints/url-policy.js';
-import { signWebhook } from './webhook-signature.js';
+// The client's signer: integrators verify with the same code the service signs with.
+import { signWebhook } from '@pharmacy/client/webhooks';
 
 export interface WebhookRequest {
   url: string;
