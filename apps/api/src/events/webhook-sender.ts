@@ -27,10 +27,9 @@ export interface WebhookResult {
  * Connections are kept open between deliveries (receivers usually get many). Public-only
  * requests use agents of their own: their sockets were opened through the address check
  * (`publicOnlyLookup`), which runs on every new connection, so a socket opened without it
- * is never reused for them.
+ * is never reused for them. Idle sockets close after 4 s, before the 5 s idle timeout
+ * common to receivers (Node's default), so a delivery rarely meets a closing socket.
  */
-// Idle sockets close after 4 s, before the 5 s idle timeout common to receivers (Node's default),
-// so a delivery rarely meets a socket the receiver is closing.
 const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 4000 };
 const agents = {
   any: { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) },

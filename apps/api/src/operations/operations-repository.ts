@@ -88,7 +88,7 @@ export class OperationsRepository {
     if (!patient) return [];
     const rows = await trx
       .selectFrom('patients')
-      .select(['token', 'gender', 'zip', 'guardian', 'species'])
+      .select('token')
       .where('customer_id', '=', owner.customerId)
       .where('environment', '=', owner.environment)
       .where('last_name_norm', '=', patient.last_name_norm)

@@ -3,7 +3,9 @@ import type { Db } from '../db/database.js';
 import type { Transactor } from '../db/transactor.js';
 import type { components } from '@pharmacy/contract';
 import { OperationError, type Emit, type PharmacyOperations, type TransferOutcome } from '../operations/pharmacy-operations.js';
+import { OperationsRepository } from '../operations/operations-repository.js';
 import type { PrescriptionInput } from '../operations/prescription-intake.js';
+import { SANDBOX_PRESCRIPTION_DEFAULTS } from './sandbox-prescriptions.js';
 import { nowIso } from '../tokens.js';
 import { directTransferRejected, fillTrigger, transferTrigger } from './sandbox-triggers.js';
 import type { SandboxStepsTable } from './sandbox-tables.js';
@@ -23,14 +25,10 @@ const RETRY_MS = 5_000;
 /** The prescription the simulated transferring pharmacy reports for a requested medication. */
 export function sandboxTransferredPrescription(medicationName: string): PrescriptionInput & { refills_filled: number } {
   return {
+    ...SANDBOX_PRESCRIPTION_DEFAULTS,
     medication_name: medicationName,
-    medication_sig: 'Take 1 tablet by mouth once daily',
-    quantity: 30,
-    days_supply: 30,
     refills: 3,
     refills_filled: 1,
-    prescribed_ndc: '00071015523',
-    prescriber: 'Dr. Sandbox Prescriber',
     prescriber_npi: '1234567893',
     written_date: new Date(Date.now() - 60 * 86_400_000).toISOString(),
     last_filled_date: new Date(Date.now() - 30 * 86_400_000).toISOString(),
@@ -51,6 +49,8 @@ const ALL_MEDICATIONS_EXAMPLE = 'Lisinopril 10 mg tablet';
  */
 export class SandboxSimulator {
   private readonly postgres: boolean;
+  /** The records a step reads, in the step's unit of work. */
+  private readonly records = new OperationsRepository();
 
   constructor(
     private readonly db: Db,
@@ -149,7 +149,7 @@ export class SandboxSimulator {
   }
 
   private async transferStep(trx: Db, emit: Emit, token: string, index: number): Promise<StepOutcome> {
-    const transfer = await trx.selectFrom('transfer_requests').selectAll().where('token', '=', token).executeTakeFirst();
+    const transfer = await this.records.transfer(trx, token);
     if (!transfer) throw new OperationError('NOT_FOUND', `Transfer ${token} not found.`);
     const trigger = transferTrigger(transfer.notes, transfer.metadata);
     const ops = this.operations;
@@ -167,13 +167,7 @@ export class SandboxSimulator {
       const specifics = trigger.code === 'TRANSFER_OTHER_REASON' ? 'Sandbox: rejected on request (sandbox:reject).' : undefined;
       await ops.rejectTransferIn(trx, emit, token, trigger.code, specifics);
     } else {
-      const medications = await trx
-        .selectFrom('transfer_medications')
-        .selectAll()
-        .where('transfer_token', '=', token)
-        .where('status', '=', 'pending')
-        .orderBy('position')
-        .execute();
+      const medications = (await this.records.transferMedications(trx, token)).filter((m) => m.status === 'pending');
       const outcomes: TransferOutcome[] = medications.length
         ? medications.map((m) => ({ transfer_medication_token: m.token, prescription: sandboxTransferredPrescription(m.medication_name) }))
         : [{ medication_name: ALL_MEDICATIONS_EXAMPLE, prescription: sandboxTransferredPrescription(ALL_MEDICATIONS_EXAMPLE) }];
@@ -183,7 +177,7 @@ export class SandboxSimulator {
   }
 
   private async directTransferStep(trx: Db, emit: Emit, token: string): Promise<StepOutcome> {
-    const dt = await trx.selectFrom('direct_transfers').selectAll().where('token', '=', token).executeTakeFirst();
+    const dt = await this.records.directTransfer(trx, token);
     if (!dt) throw new OperationError('NOT_FOUND', `Direct transfer ${token} not found.`);
     const rx = JSON.parse(dt.prescription) as Schemas['DirectTransferPrescription'];
     if (directTransferRejected(rx.number, rx.medication_sig)) {
@@ -195,7 +189,7 @@ export class SandboxSimulator {
   }
 
   private async fillStep(trx: Db, emit: Emit, token: string, index: number): Promise<StepOutcome> {
-    const request = await trx.selectFrom('fill_requests').selectAll().where('token', '=', token).executeTakeFirst();
+    const request = await this.records.fillRequest(trx, token);
     if (!request) throw new OperationError('NOT_FOUND', `Fill request ${token} not found.`);
     const trigger = fillTrigger(request.metadata);
     const ops = this.operations;

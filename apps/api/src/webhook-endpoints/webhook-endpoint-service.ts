@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { Principal } from '../auth/principal.js';
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -8,7 +7,7 @@ import { invalidField, notFound } from '../errors.js';
 import { sendWebhook, type WebhookResult } from '../events/webhook-sender.js';
 import { nowIso, randomToken } from '../tokens.js';
 import type { LazySecretBox } from './secret-box.js';
-import { assertPublicHost, isNonPublicAddress } from './url-policy.js';
+import { assertPublicHost, RefusedAddressError } from './url-policy.js';
 import { WebhookEndpointRepository, type WebhookEndpointRow } from './webhook-endpoint-repository.js';
 
 export interface WebhookEndpointView {
@@ -148,18 +147,14 @@ export class WebhookEndpointService {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidField('url', 'must be a valid http or https URL');
     if (url.username || url.password) throw invalidField('url', 'must not contain a user name or password');
     if (this.publicOnly(owner)) {
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host)) {
-        if (isNonPublicAddress(host)) throw invalidField('url', 'must not target a loopback, private or link-local address in production');
-      } else {
-        try {
-          await assertPublicHost(host);
-        } catch (error) {
-          if ((error as Error).name === 'RefusedAddressError') {
-            throw invalidField('url', 'must not target a loopback, private or link-local address in production');
-          }
-          throw invalidField('url', 'host could not be resolved');
-        }
+      try {
+        // An IP literal is checked as it is; a name, every address it resolves to.
+        await assertPublicHost(url.hostname);
+      } catch (error) {
+        throw invalidField(
+          'url',
+          error instanceof RefusedAddressError ? 'must not target a loopback, private or link-local address in production' : 'host could not be resolved',
+        );
       }
     }
     return url.toString();
