@@ -13,9 +13,10 @@ import { ENVIRONMENTS, type Environment } from '../auth/principal.js';
 import { loadConfig } from '../config.js';
 import { CustomerRepository } from '../customers/customer-repository.js';
 import { CustomerService } from '../customers/customer-service.js';
-import { openDatabase, type DatabaseHandle } from '../db/database.js';
+import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { CliError, setWebhook } from './webhook-commands.js';
+import { CliError, type Command } from './command.js';
+import { setWebhook } from './webhook-commands.js';
 import { OPERATION_USAGE, operationCommands } from './operation-commands.js';
 
 const USAGE = [
@@ -31,8 +32,6 @@ function protocolOf(url: string): string {
     return '';
   }
 }
-
-type Command = (database: DatabaseHandle, rest: string[]) => Promise<unknown>;
 
 const commands: Record<string, Command> = {
   async 'create-customer'(database, rest) {

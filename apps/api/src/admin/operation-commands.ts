@@ -7,14 +7,11 @@ import { parseArgs } from 'node:util';
 import { ENVIRONMENTS, type Environment } from '../auth/principal.js';
 import { loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
-import { SimpleTransactor } from '../db/transactor.js';
 import { SHIPMENT_STATUSES, type ShipmentStatus, type TransferOutcome } from '../operations/pharmacy-operations.js';
 import type { PrescriptionInput } from '../operations/prescription-intake.js';
 import { isRejectionCode } from '../operations/rejection-codes.js';
 import { createServices } from '../services.js';
-import { CliError } from './webhook-commands.js';
-
-type Command = (database: DatabaseHandle, rest: string[]) => Promise<unknown>;
+import { CliError, type Command } from './command.js';
 
 export const OPERATION_USAGE = [
   '       pnpm admin transfer contact --token <transfer> --method fax|phone [--name <contact>] [--number <number>]',
@@ -28,7 +25,7 @@ export const OPERATION_USAGE = [
 ];
 
 function operations(database: DatabaseHandle) {
-  return createServices(database.db, loadConfig(), new SimpleTransactor(database.db)).operations;
+  return createServices(database.db, loadConfig()).operations;
 }
 
 function required(values: Record<string, string | undefined>, name: string): string {

@@ -1,19 +1,12 @@
 import type { Environment } from '../auth/principal.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
+import { CustomerRepository } from '../customers/customer-repository.js';
 import { SimpleTransactor } from '../db/transactor.js';
 import { HttpError } from '../errors.js';
+import { CliError } from './command.js';
 import { LazySecretBox } from '../webhook-endpoints/secret-box.js';
 import { WebhookEndpointService, type WebhookEndpointView } from '../webhook-endpoints/webhook-endpoint-service.js';
-
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly code = 1,
-  ) {
-    super(message);
-  }
-}
 
 /** Sets a customer's endpoint of one environment with the API's rules; the secret is answered only when new. */
 export async function setWebhook(
@@ -23,8 +16,7 @@ export async function setWebhook(
   environment: Environment,
   url: string,
 ): Promise<WebhookEndpointView> {
-  const customer = await database.db.selectFrom('customers').select('id').where('id', '=', customerId).executeTakeFirst();
-  if (!customer) throw new CliError(`no customer ${customerId}`);
+  if (!(await new CustomerRepository(database.db).exists(customerId))) throw new CliError(`no customer ${customerId}`);
   const service = new WebhookEndpointService(database.db, new SimpleTransactor(database.db), new LazySecretBox(config), config.webhooks);
   try {
     return await service.set({ customerId, environment }, url);

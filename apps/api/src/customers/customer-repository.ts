@@ -11,6 +11,10 @@ export class CustomerRepository {
     });
   }
 
+  async exists(customerId: string): Promise<boolean> {
+    return (await this.db.selectFrom('customers').select('id').where('id', '=', customerId).executeTakeFirst()) !== undefined;
+  }
+
   async findActiveKey(keyHash: string): Promise<Pick<ApiKeysTable, 'customer_id' | 'environment'> | undefined> {
     return this.db
       .selectFrom('api_keys')
