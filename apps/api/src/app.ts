@@ -5,8 +5,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { createWorkers } from './background/workers.js';
 import type { WorkerLoop } from './background/worker-loop.js';
-import { GroupCommitTransactor } from './db/group-commit.js';
-import { SimpleTransactor } from './db/transactor.js';
+import { transactorFor } from './db/transactor.js';
 import { registerDocs } from './docs/docs-routes.js';
 import { handlers } from './generated/handler-index.js';
 import { routes } from './generated/routes.js';
@@ -62,9 +61,7 @@ export async function buildApp({ config, database, logger, workers: runWorkers =
     parser: (body) => parseForm(body, { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowPrototypes: false }),
   });
   installErrorHandling(fastify);
-  // The embedded database has one writer: concurrent units of work share one commit.
-  const transactor = database.dialect === 'sqlite' ? new GroupCommitTransactor(database.db) : new SimpleTransactor(database.db);
-  const services = createServices(database.db, config, transactor);
+  const services = createServices(database.db, config, transactorFor(database));
   registerOperations(fastify, routes, handlers, services);
   registerDocs(fastify);
   const workers = runWorkers ? createWorkers(services, config, fastify.log) : [];

@@ -1,4 +1,5 @@
-import type { Db } from './database.js';
+import type { DatabaseHandle, Db } from './database.js';
+import { GroupCommitTransactor } from './group-commit.js';
 
 /**
  * Runs a unit of work atomically: every write in `work` commits together or not at all.
@@ -16,4 +17,12 @@ export class SimpleTransactor implements Transactor {
   run<T>(work: (trx: Db) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
   }
+}
+
+/**
+ * The transactor the service runs on: the embedded database has one writer, so concurrent
+ * units of work share one commit (group commit); PostgreSQL gets a transaction per unit.
+ */
+export function transactorFor(database: DatabaseHandle): Transactor {
+  return database.dialect === 'sqlite' ? new GroupCommitTransactor(database.db) : new SimpleTransactor(database.db);
 }
