@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import type { Transactor } from '../src/db/transactor.js';
 import { createPatient } from './support/fixtures.js';
+import { pharmacyEnv, thisPharmacy } from './support/lifecycle-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 let t: TestApp;
@@ -10,15 +11,9 @@ let acme: NewCustomer;
 let globex: NewCustomer;
 let patient: string;
 
-/** The service's own pharmacy, as published to customers at onboarding. */
-const thisPharmacy = { name: 'Platform Pharmacy', id_number: '0598765', pharmacist: 'Morgan Reyes' };
-
 beforeAll(async () => {
-  t = await startTestApp({
-    PHARMACY_NAME: thisPharmacy.name,
-    PHARMACY_ID_NUMBER: thisPharmacy.id_number,
-    PHARMACY_PHARMACIST: thisPharmacy.pharmacist,
-  });
+  // The service's own pharmacy (`thisPharmacy`), as published to customers at onboarding.
+  t = await startTestApp(pharmacyEnv);
   acme = await t.customer('Acme');
   globex = await t.customer('Globex');
   patient = await createPatient(t, acme.sandbox_api_key);
