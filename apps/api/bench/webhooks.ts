@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.js';
-import type { Principal } from '../src/auth/principal.js';
+import type { Owner } from '../src/auth/principal.js';
 import { loadConfig } from '../src/config.js';
 import { isPostgresUrl, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -60,7 +60,7 @@ const app = await buildApp({ config, database, workers: false });
 await app.fastify.ready();
 const worker = new WebhookDeliveryWorker(app.services.webhookDelivery, config.webhooks, app.fastify.log);
 const customer = await app.services.customers.create('Webhook bench');
-const owner: Principal = { customerId: customer.customer_id, environment: 'sandbox' };
+const owner: Owner = { customerId: customer.customer_id, environment: 'sandbox' };
 await app.services.webhookEndpoints.set(owner, url);
 
 const outbox = new EventOutbox();

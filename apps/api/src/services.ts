@@ -19,7 +19,7 @@ import { SandboxSimulator } from './sandbox/sandbox-simulator.js';
 import type { ServiceDeps } from './service-deps.js';
 import { TransferService } from './transfers/transfer-service.js';
 import { openApiDocumentPath } from '@pharmacy/contract';
-import { ApiKeyAuthenticator } from './auth/api-keys.js';
+import { ApiKeyAuthenticator } from './customers/api-keys.js';
 import { CustomerRepository } from './customers/customer-repository.js';
 import { CustomerService } from './customers/customer-service.js';
 import type { Db } from './db/database.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../src/auth/principal.js';
+import type { Owner } from '../src/auth/principal.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import { SimpleTransactor } from '../src/db/transactor.js';
 import { EventOutbox } from '../src/events/event-outbox.js';
@@ -239,7 +239,7 @@ describe('direct transfers', () => {
 
 describe('electronic prescriptions', () => {
   it('NOTIFY_RX with the new prescription; look-alike patients (same names and birth date, other gender) are duplicates', async () => {
-    const owner: Principal = { customerId: acme.customer_id, environment: 'production' };
+    const owner: Owner = { customerId: acme.customer_id, environment: 'production' };
     const first_name = `Dup${Date.now()}`;
     const patient = await createPatient(t, key(), { first_name });
     const lookAlike = await createPatient(t, key(), { first_name, gender: 'male' });

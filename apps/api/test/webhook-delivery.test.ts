@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { openApiDocumentPath } from '@pharmacy/contract';
 import { verifyWebhook } from '@pharmacy/client';
 import { buildApp } from '../src/app.js';
-import type { Principal } from '../src/auth/principal.js';
+import type { Owner } from '../src/auth/principal.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { nowIso } from '../src/tokens.js';
@@ -41,13 +41,13 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 /** A customer whose sandbox endpoint is the receiver; answers the owner and the secret. */
-async function subscribed(receiver: Receiver): Promise<{ owner: Principal; secret: string; apiKey: string }> {
+async function subscribed(receiver: Receiver): Promise<{ owner: Owner; secret: string; apiKey: string }> {
   const customer = await t.customer();
   const { data } = await t.client(customer.sandbox_api_key).PUT('/v1/webhook_endpoint', { body: { url: receiver.url } });
   return { owner: { customerId: customer.customer_id, environment: 'sandbox' }, secret: data!.secret!, apiKey: customer.sandbox_api_key };
 }
 
-async function record(owner: Principal, n = 0) {
+async function record(owner: Owner, n = 0) {
   const event = await recordEvent(t.database.handle.db, owner, n);
   t.app.services.webhookDelivery.notify();
   return event;
@@ -192,7 +192,7 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('two service processes 
     const apps = [await buildApp({ config, database: database.handle }), await buildApp({ config, database: second })];
     try {
       const customer = await apps[0]!.services.customers.create('Two processes');
-      const owner: Principal = { customerId: customer.customer_id, environment: 'sandbox' };
+      const owner: Owner = { customerId: customer.customer_id, environment: 'sandbox' };
       await apps[0]!.services.webhookEndpoints.set(owner, receiver.url);
       await Promise.all(apps.map((a) => a.fastify.ready()));
       const N = 60;
@@ -260,7 +260,7 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('two real service proce
 describe('claims', () => {
   it('are taken by one claimant only', async () => {
     const customer = await t.customer();
-    const owner: Principal = { customerId: customer.customer_id, environment: 'sandbox' };
+    const owner: Owner = { customerId: customer.customer_id, environment: 'sandbox' };
     const db = t.database.handle.db;
     const { WebhookDeliveryRepository } = await import('../src/events/webhook-delivery-repository.js');
     const repository = new WebhookDeliveryRepository(db);
@@ -277,7 +277,7 @@ describe('waking the worker after a commit', () => {
     const { SimpleTransactor } = await import('../src/db/transactor.js');
     const db = t.database.handle.db;
     const customer = await t.customer();
-    const owner: Principal = { customerId: customer.customer_id, environment: 'sandbox' };
+    const owner: Owner = { customerId: customer.customer_id, environment: 'sandbox' };
     const outbox = new CountingOutbox();
     let wakes = 0;
     const transactor = new NotifyingTransactor(new SimpleTransactor(db), outbox, () => wakes++);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Principal } from '../src/auth/principal.js';
+import type { Owner } from '../src/auth/principal.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import type { Db } from '../src/db/database.js';
 import { EventOutbox, type NewEvent } from '../src/events/event-outbox.js';
@@ -16,8 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const sandbox = (c: NewCustomer): Principal => ({ customerId: c.customer_id, environment: 'sandbox' });
-const production = (c: NewCustomer): Principal => ({ customerId: c.customer_id, environment: 'production' });
+const sandbox = (c: NewCustomer): Owner => ({ customerId: c.customer_id, environment: 'sandbox' });
+const production = (c: NewCustomer): Owner => ({ customerId: c.customer_id, environment: 'production' });
 
 function notifyRx(n: number): NewEvent {
   return {
@@ -72,7 +72,7 @@ type AlsoInUnitOfWork = (trx: Db, ids: string[]) => Promise<void>;
  * Records events through the outbox, in one unit of work, as if they happened at `at`
  * (seconds); a last function argument runs in the same unit of work after them.
  */
-async function record(owner: Principal, at: number, ...args: Array<NewEvent | AlsoInUnitOfWork>): Promise<string[]> {
+async function record(owner: Owner, at: number, ...args: Array<NewEvent | AlsoInUnitOfWork>): Promise<string[]> {
   const events = args.filter((a): a is NewEvent => typeof a !== 'function');
   const also = args.find((a): a is AlsoInUnitOfWork => typeof a === 'function');
   vi.useFakeTimers({ toFake: ['Date'] });

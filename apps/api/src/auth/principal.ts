@@ -1,17 +1,32 @@
-import { invalidApiKey } from '../errors.js';
-import type { RequestContext } from '../http/operation-types.js';
-
 export type Environment = 'sandbox' | 'production';
 export const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'production'];
 
-/** Who is calling: the customer and the environment its API key selects. */
-export interface Principal {
+/**
+ * Whose records a caller works on: one customer's, in one environment. Every owned record
+ * carries both, and a caller sees only the records of its owner.
+ */
+export interface Owner {
   customerId: string;
   environment: Environment;
 }
 
-/** The caller of a secured operation (the route layer has already authenticated it). */
-export function principalOf(ctx: RequestContext): Principal {
-  if (!ctx.principal) throw invalidApiKey();
-  return ctx.principal;
+/** A caller authenticated by an API key (scheme `ApiKey`): the key selects the customer and the environment. */
+export interface ApiKeyCaller extends Owner {
+  kind: 'api-key';
 }
+
+/** A machine client with a bearer token (schemes `BearerJwt`, `OAuth2ClientCredentials`): its tenant's records in one environment, and the scopes it was granted. */
+export interface BearerCaller extends Owner {
+  kind: 'bearer';
+  clientId: string;
+  scopes: readonly string[];
+}
+
+/** An anonymous caller routed to its tenant (scheme `TenantId`): a customer, but no environment and no scopes. */
+export interface TenantCaller {
+  kind: 'tenant';
+  customerId: string;
+}
+
+/** Who is calling, as the operation's security scheme established it. */
+export type Principal = ApiKeyCaller | BearerCaller | TenantCaller;

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { CopayRequestsTable } from '../fill-requests/fill-request-tables.js';
 
@@ -11,7 +11,7 @@ export class CopayRequestRepository {
     if (rows.length) await trx.insertInto('copay_requests').values(rows).execute();
   }
 
-  async find(owner: Principal, token: string): Promise<CopayRequestRow | undefined> {
+  async find(owner: Owner, token: string): Promise<CopayRequestRow | undefined> {
     return this.db
       .selectFrom('copay_requests')
       .selectAll()

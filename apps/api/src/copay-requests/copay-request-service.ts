@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import { notFound } from '../errors.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { CopayRequestRepository, type CopayRequestRow } from './copay-request-repository.js';
@@ -14,7 +14,7 @@ export class CopayRequestService {
   }
 
   /** Another customer's request, or one of the other environment, does not exist here. */
-  async get(owner: Principal, requestId: string): Promise<CopayRequestRow> {
+  async get(owner: Owner, requestId: string): Promise<CopayRequestRow> {
     const row = await this.copayRequests.find(owner, requestId);
     if (!row) throw notFound(COPAY_REQUEST_NOT_FOUND);
     return row;

@@ -1,4 +1,4 @@
-import { generateApiKey, hashApiKey } from '../auth/api-keys.js';
+import { generateApiKey, hashApiKey } from './api-keys.js';
 import { ENVIRONMENTS } from '../auth/principal.js';
 import { nowIso, randomToken } from '../tokens.js';
 import type { CustomerRepository } from './customer-repository.js';

@@ -1,5 +1,5 @@
 import type { components } from '@pharmacy/contract';
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { PharmacyIdentity } from '../config.js';
 import { forbidden, notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
 import { isCalendarDate } from '../patients/patient-identity.js';
@@ -41,7 +41,7 @@ export class DirectTransferService {
   }
 
   /** Records the direct transfer `pending`, with its prescriber; answers the stored row. */
-  async create(owner: Principal, input: DirectTransferCreate): Promise<DirectTransferRow> {
+  async create(owner: Owner, input: DirectTransferCreate): Promise<DirectTransferRow> {
     const errors = dateErrors(input.prescription);
     if (!isThisPharmacy(input.transfer_to, this.deps.config.pharmacy)) {
       errors.push({ key: 'transfer_to', message: 'does not match this pharmacy' });
@@ -78,7 +78,7 @@ export class DirectTransferService {
    * source documents for this read); the caller's own in the other environment does not
    * exist here.
    */
-  async get(owner: Principal, token: string): Promise<DirectTransferRow> {
+  async get(owner: Owner, token: string): Promise<DirectTransferRow> {
     const row = await this.directTransfers.findByToken(token);
     if (!row) throw notFound(DIRECT_TRANSFER_NOT_FOUND);
     if (row.customer_id !== owner.customerId) throw forbidden(DIRECT_TRANSFER_NOT_OWNED);

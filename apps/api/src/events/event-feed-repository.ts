@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 
 /** An event row as the feed reads it (`sequence` and `timestamp` as numbers on both dialects). */
@@ -37,7 +37,7 @@ export class EventFeedRepository {
   constructor(private readonly db: Db) {}
 
   /** The position of one of the owner's events, by id; undefined when the owner has no such event. */
-  async position(owner: Principal, id: string): Promise<FeedPosition | undefined> {
+  async position(owner: Owner, id: string): Promise<FeedPosition | undefined> {
     const row = await this.db
       .selectFrom('events')
       .select(['timestamp', 'sequence'])
@@ -48,7 +48,7 @@ export class EventFeedRepository {
     return row && { timestamp: Number(row.timestamp), sequence: Number(row.sequence) };
   }
 
-  async list(owner: Principal, q: FeedQuery): Promise<FeedEventRow[]> {
+  async list(owner: Owner, q: FeedQuery): Promise<FeedEventRow[]> {
     let query = this.db
       .selectFrom('events')
       .select([

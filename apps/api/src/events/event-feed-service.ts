@@ -1,5 +1,5 @@
 import type { components } from '@pharmacy/contract';
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import { validationFailed, type ValidationErrorItem } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
@@ -66,19 +66,19 @@ export class EventFeedService {
   }
 
   /** Every type (`GET /v1/webhook_events`). */
-  list(owner: Principal, params: EventFeedParams): Promise<Schemas['WebhookEventList']> {
+  list(owner: Owner, params: EventFeedParams): Promise<Schemas['WebhookEventList']> {
     return this.page(owner, params, []);
   }
 
   /** One type (`GET /v1/webhook_events/{webhook_type}`); only `notify_rx` can be listed. */
-  listByType(owner: Principal, webhookType: string, params: EventFeedParams): Promise<Schemas['WebhookEventList']> {
+  listByType(owner: Owner, webhookType: string, params: EventFeedParams): Promise<Schemas['WebhookEventList']> {
     const callbackType = LISTABLE_TYPES[webhookType];
     const errors = callbackType ? [] : [{ key: 'webhook_type', message: UNSUPPORTED_TYPE }];
     return this.page(owner, params, errors, callbackType);
   }
 
   private async page(
-    owner: Principal,
+    owner: Owner,
     params: EventFeedParams,
     errors: ValidationErrorItem[],
     callbackType?: string,

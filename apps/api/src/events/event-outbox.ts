@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { nowIso, randomToken } from '../tokens.js';
 
@@ -26,7 +26,7 @@ export interface EventEnvelope {
  * from the same table.
  */
 export class EventOutbox {
-  async record(trx: Db, owner: Principal, event: NewEvent): Promise<{ id: string; envelope: EventEnvelope }> {
+  async record(trx: Db, owner: Owner, event: NewEvent): Promise<{ id: string; envelope: EventEnvelope }> {
     const now = nowIso();
     const envelope: EventEnvelope = {
       ...(event.requestId !== undefined ? { request_id: event.requestId } : {}),

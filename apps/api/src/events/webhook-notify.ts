@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { Transactor } from '../db/transactor.js';
 import { EventOutbox, type NewEvent } from './event-outbox.js';
@@ -7,7 +7,7 @@ import { EventOutbox, type NewEvent } from './event-outbox.js';
 export class CountingOutbox extends EventOutbox {
   recorded = 0;
 
-  override async record(trx: Db, owner: Principal, event: NewEvent) {
+  override async record(trx: Db, owner: Owner, event: NewEvent) {
     const result = await super.record(trx, owner, event);
     this.recorded++;
     return result;

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { PrescriptionsTable } from '../db/tables.js';
 import type { FillRequestMedicationsTable, FillRequestsTable } from './fill-request-tables.js';
@@ -29,7 +29,7 @@ export class FillRequestRepository {
     return trx.selectFrom('fill_requests').selectAll().where('token', '=', token).executeTakeFirst();
   }
 
-  async existsFor(owner: Principal, token: string): Promise<boolean> {
+  async existsFor(owner: Owner, token: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('fill_requests')
       .select('token')
@@ -40,7 +40,7 @@ export class FillRequestRepository {
     return row !== undefined;
   }
 
-  async list(owner: Principal, q: FillRequestListQuery): Promise<FillRequestRow[]> {
+  async list(owner: Owner, q: FillRequestListQuery): Promise<FillRequestRow[]> {
     let query = this.db
       .selectFrom('fill_requests')
       .selectAll()

@@ -1,5 +1,5 @@
 import type { components } from '@pharmacy/contract';
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import { CopayRequestRepository, type CopayRequestRow } from '../copay-requests/copay-request-repository.js';
 import type { Db } from '../db/database.js';
 import type { PrescriptionsTable } from '../db/tables.js';
@@ -80,7 +80,7 @@ export class FillRequestService {
    * records its card fields describe, fills each prescription, stores the request and opens
    * its copay requests. Any refusal writes nothing.
    */
-  async create(owner: Principal, input: FillRequestCreate): Promise<FillRequestRow> {
+  async create(owner: Owner, input: FillRequestCreate): Promise<FillRequestRow> {
     const patient = await this.deps.patients.get(owner, input.patient_token);
     const medications = input.medications ?? [];
     const plans = input.insurances ?? [];
@@ -212,7 +212,7 @@ export class FillRequestService {
   }
 
   /** Another customer's request answers 403; one of the other environment does not exist here. */
-  async get(owner: Principal, token: string): Promise<FillRequestRecord> {
+  async get(owner: Owner, token: string): Promise<FillRequestRecord> {
     const row = await this.fillRequests.findByToken(token);
     if (!row) throw notFound(FILL_REQUEST_NOT_FOUND);
     if (row.customer_id !== owner.customerId) throw forbidden(FILL_REQUEST_OF_ANOTHER_CUSTOMER);
@@ -220,7 +220,7 @@ export class FillRequestService {
     return { row, copayRequestIds: await this.copayRequests.idsForFillRequest(token) };
   }
 
-  async list(owner: Principal, params: FillRequestListParams): Promise<FillRequestPage> {
+  async list(owner: Owner, params: FillRequestListParams): Promise<FillRequestPage> {
     const limit = params.limit ?? DEFAULT_LIMIT;
     const cursor = params.next === undefined ? undefined : decodeCursor(params.next);
     const rows = await this.fillRequests.list(owner, {

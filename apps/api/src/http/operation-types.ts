@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
 
@@ -25,9 +24,9 @@ export type OperationOutput<Op> = Op extends { responses: infer R }
   : never;
 
 export interface RequestContext {
-  /** The customer and environment the API key selected; null on public operations. */
+  /** Who is calling, as the operation's security scheme established it; null on public operations. */
   principal: Principal | null;
+  /** The request's id (`x-request-id`); work the request causes later (jobs, deliveries) carries it. */
   requestId: string;
-  log: FastifyBaseLogger;
   services: Services;
 }

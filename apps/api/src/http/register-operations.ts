@@ -106,7 +106,7 @@ export function registerOperations(
         body = trimStrings(args.data);
         (args.typed ? compiled.jsonBody : compiled.textBody)!(body);
       }
-      const ctx: RequestContext = { principal: request.principal, requestId: request.id, log: request.log, services };
+      const ctx: RequestContext = { principal: request.principal, requestId: request.id, services };
       const out = await handler({ path, query, body }, ctx);
       reply.code(out.status);
       if (out.contentType) reply.type(out.contentType);

@@ -1,7 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { apiKeyFromHeader } from '../auth/api-keys.js';
 import { invalidApiKey, unsupportedSecurityScheme } from '../errors.js';
 import type { Services } from '../services.js';
+
+/** Reads `Authorization: ApiKey <key>` (scheme case-insensitive). */
+function apiKeyFromHeader(header: string | undefined): string | null {
+  const match = /^\s*apikey\s+(\S+)\s*$/i.exec(header ?? '');
+  return match ? match[1]! : null;
+}
 
 /** Authenticates a request for one security scheme of the spec, or throws its 401. */
 type SchemeAuthenticator = (services: Services, request: FastifyRequest) => Promise<void>;

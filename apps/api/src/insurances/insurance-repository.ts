@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { InsurancesTable } from '../fill-requests/fill-request-tables.js';
 
@@ -12,7 +12,7 @@ export class InsuranceRepository {
   }
 
   /** The caller's insurance record with this token, if any. */
-  async find(owner: Principal, token: string): Promise<InsuranceRow | undefined> {
+  async find(owner: Owner, token: string): Promise<InsuranceRow | undefined> {
     return this.db
       .selectFrom('insurances')
       .selectAll()

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import { notFound } from '../errors.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { InsuranceRepository, type InsuranceRow } from './insurance-repository.js';
@@ -14,7 +14,7 @@ export class InsuranceService {
   }
 
   /** Another customer's record, or one of the other environment, does not exist here. */
-  async get(owner: Principal, token: string): Promise<InsuranceRow> {
+  async get(owner: Owner, token: string): Promise<InsuranceRow> {
     const row = await this.insurances.find(owner, token);
     if (!row) throw notFound(INSURANCE_NOT_FOUND);
     return row;

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { PrescriptionsTable } from '../db/tables.js';
 import type { FillRequestsTable, OrdersTable } from '../fill-requests/fill-request-tables.js';
@@ -83,7 +83,7 @@ export class OperationsRepository {
    * any case, and date of birth) but whose other identity data differ: the duplicates
    * mismatched patient data caused.
    */
-  async duplicatePatients(trx: Db, owner: Principal, patientToken: string): Promise<string[]> {
+  async duplicatePatients(trx: Db, owner: Owner, patientToken: string): Promise<string[]> {
     const patient = await trx.selectFrom('patients').selectAll().where('token', '=', patientToken).executeTakeFirst();
     if (!patient) return [];
     const rows = await trx

@@ -1,5 +1,5 @@
 import type { components } from '@pharmacy/contract';
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { PrescriptionsTable } from '../db/tables.js';
 import type { EventEnvelope, NewEvent } from '../events/event-outbox.js';
@@ -42,7 +42,7 @@ export interface OperationResult {
 }
 
 /** Records an event of the action in its unit of work. */
-export type Emit = (owner: Principal, event: NewEvent) => Promise<void>;
+export type Emit = (owner: Owner, event: NewEvent) => Promise<void>;
 
 export interface ContactInput {
   contact_method: string;
@@ -78,8 +78,8 @@ function trackingNumber(digits: number): string {
   return n;
 }
 
-function ownerOf(row: { customer_id: string; environment: string }): Principal {
-  return { customerId: row.customer_id, environment: row.environment as Principal['environment'] };
+function ownerOf(row: { customer_id: string; environment: string }): Owner {
+  return { customerId: row.customer_id, environment: row.environment as Owner['environment'] };
 }
 
 /**
@@ -109,7 +109,7 @@ export class PharmacyOperations {
     work: (trx: Db, emit: Emit) => Promise<T>,
   ): Promise<T & OperationResult> {
     const recorded: OperationResult['events'] = [];
-    const emit = async (owner: Principal, event: NewEvent) => {
+    const emit = async (owner: Owner, event: NewEvent) => {
       recorded.push(await this.deps.outbox.record(trx, owner, event));
     };
     const result = await work(trx, emit);
@@ -369,7 +369,7 @@ export class PharmacyOperations {
    * (same names and date of birth, other identity data) as `patient_token_duplicates`.
    * An unknown patient is refused as the patients service refuses it.
    */
-  async receiveElectronicPrescription(owner: Principal, patientToken: string, input: PrescriptionInput) {
+  async receiveElectronicPrescription(owner: Owner, patientToken: string, input: PrescriptionInput) {
     const patient = await this.deps.patients.get(owner, patientToken);
     return this.run(async (trx, emit) => {
       const rx = newPrescription(owner, patient.token, input, 'electronic');

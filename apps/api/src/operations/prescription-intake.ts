@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { PrescriptionsTable } from '../db/tables.js';
 import { nowIso, randomToken } from '../tokens.js';
 
@@ -52,7 +52,7 @@ function isoOrNull(value: string | null | undefined): string | null {
 
 /** The row of a newly received, active prescription of a patient. */
 export function newPrescription(
-  owner: Principal,
+  owner: Owner,
   patientToken: string,
   input: PrescriptionInput,
   origin: PrescriptionOrigin,

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { OrdersTable } from '../fill-requests/fill-request-tables.js';
 
@@ -26,7 +26,7 @@ export class OrderRepository {
     await trx.insertInto('orders').values(row).execute();
   }
 
-  async find(owner: Principal, token: string): Promise<OrderRow | undefined> {
+  async find(owner: Owner, token: string): Promise<OrderRow | undefined> {
     return this.db
       .selectFrom('orders')
       .selectAll()

@@ -1,5 +1,5 @@
 import type { components } from '@pharmacy/contract';
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { FillRequestRepository } from '../fill-requests/fill-request-repository.js';
@@ -88,7 +88,7 @@ export class OrderService {
   }
 
   /** Another customer's order, or one of the other environment, does not exist here. */
-  async get(owner: Principal, token: string): Promise<OrderRow> {
+  async get(owner: Owner, token: string): Promise<OrderRow> {
     const row = await this.orders.find(owner, token);
     if (!row) throw notFound(ORDER_NOT_FOUND);
     return row;

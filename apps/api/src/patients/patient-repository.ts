@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { PatientsTable } from '../db/tables.js';
 
@@ -42,7 +42,7 @@ export class PatientRepository {
     return this.db.selectFrom('patients').selectAll().where('token', '=', token).executeTakeFirst();
   }
 
-  async findFirst(owner: Principal, q: PatientQuery): Promise<PatientRow | undefined> {
+  async findFirst(owner: Owner, q: PatientQuery): Promise<PatientRow | undefined> {
     let query = this.db
       .selectFrom('patients')
       .selectAll()

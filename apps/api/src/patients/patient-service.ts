@@ -1,5 +1,5 @@
 import type { components } from '@pharmacy/contract';
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Flag } from '../db/tables.js';
 import type { Transactor } from '../db/transactor.js';
 import { ReadCache } from '../read-cache.js';
@@ -53,7 +53,7 @@ export class PatientService {
   ) {}
 
   /** Creates the patient, or answers the token of the patient with the same identity. */
-  async create(owner: Principal, input: PatientCreate): Promise<string> {
+  async create(owner: Owner, input: PatientCreate): Promise<string> {
     checkDob(input.dob);
     const now = nowIso();
     const species = input.species ?? 'Human';
@@ -99,7 +99,7 @@ export class PatientService {
     return this.transactor.run((trx) => this.patients.insertOrGetToken(row, trx));
   }
 
-  async find(owner: Principal, q: PatientFind): Promise<PatientRow> {
+  async find(owner: Owner, q: PatientFind): Promise<PatientRow> {
     const found = await this.patients.findFirst(owner, {
       firstNameNorm: normalizeName(q.first_name),
       lastNameNorm: normalizeName(q.last_name),
@@ -119,7 +119,7 @@ export class PatientService {
    * The patient with this token, if the caller may see it: another customer's patient is
    * refused (seed 7.5); the caller's own patient in the other environment does not exist here.
    */
-  async get(owner: Principal, token: string): Promise<PatientRow> {
+  async get(owner: Owner, token: string): Promise<PatientRow> {
     const row = await this.cache.load(token, () => this.patients.findByToken(token));
     if (!row) throw notFound(PATIENT_NOT_FOUND);
     if (row.customer_id !== owner.customerId) throw notOwner(PATIENT_NOT_OWNED);
@@ -127,7 +127,7 @@ export class PatientService {
     return row;
   }
 
-  async update(owner: Principal, token: string, input: PatientUpdate): Promise<void> {
+  async update(owner: Owner, token: string, input: PatientUpdate): Promise<void> {
     await this.get(owner, token);
     const changes: PatientChanges = { updated_at: nowIso() };
     const { communications_opt_in, viewed_notice_of_privacy_practices, state, ...plain } = input;

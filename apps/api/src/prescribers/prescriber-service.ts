@@ -1,5 +1,5 @@
 import type { components } from '@pharmacy/contract';
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
 import type { ServiceDeps } from '../service-deps.js';
@@ -24,7 +24,7 @@ export class PrescriberService {
   }
 
   /** Records the prescriber inside the caller's unit of work; answers its token. */
-  async record(trx: Db, owner: Principal, p: PrescriberDetails): Promise<string> {
+  async record(trx: Db, owner: Owner, p: PrescriberDetails): Promise<string> {
     const now = nowIso();
     const row: PrescriberRow = {
       token: randomToken(),
@@ -54,7 +54,7 @@ export class PrescriberService {
   }
 
   /** Another customer's prescriber, or one of the other environment, does not exist here. */
-  async get(owner: Principal, token: string): Promise<PrescriberRow> {
+  async get(owner: Owner, token: string): Promise<PrescriberRow> {
     const row = await this.prescribers.findByToken(token);
     if (!row || row.customer_id !== owner.customerId || row.environment !== owner.environment) {
       throw notFound(PRESCRIBER_NOT_FOUND);

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import { notFound, notOwner } from '../errors.js';
 import type { PatientService } from '../patients/patient-service.js';
 import type { PrescriptionRepository, PrescriptionRow } from './prescription-repository.js';
@@ -13,7 +13,7 @@ export class PrescriptionService {
   ) {}
 
   /** The prescriptions of a patient the caller owns (same refusals as reading the patient). */
-  async listForPatient(owner: Principal, patientToken: string): Promise<PrescriptionRow[]> {
+  async listForPatient(owner: Owner, patientToken: string): Promise<PrescriptionRow[]> {
     const patient = await this.patients.get(owner, patientToken);
     return this.prescriptions.listForPatient(patient.token);
   }
@@ -23,7 +23,7 @@ export class PrescriptionService {
    * refused as for patients (seed 7.5); the caller's own in the other environment does not
    * exist here.
    */
-  async get(owner: Principal, token: string): Promise<PrescriptionRow> {
+  async get(owner: Owner, token: string): Promise<PrescriptionRow> {
     const row = await this.prescriptions.findByToken(token);
     if (!row) throw notFound(PRESCRIPTION_NOT_FOUND);
     if (row.customer_id !== owner.customerId) throw notOwner(PRESCRIPTION_NOT_OWNED);

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { nowIso, randomToken } from '../tokens.js';
 import type { SandboxSubject } from './sandbox-tables.js';
@@ -12,7 +12,7 @@ import type { SandboxSubject } from './sandbox-tables.js';
 export class SandboxScheduler {
   constructor(private readonly stepDelayMs: number) {}
 
-  async schedule(trx: Db, owner: Principal, subject: SandboxSubject, subjectToken: string): Promise<void> {
+  async schedule(trx: Db, owner: Owner, subject: SandboxSubject, subjectToken: string): Promise<void> {
     if (owner.environment !== 'sandbox') return;
     const now = nowIso();
     await trx

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { PrescriptionsTable } from '../db/tables.js';
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import { randomToken } from '../tokens.js';
 import type { TransferMedicationsTable, TransferMessagesTable, TransferRequestsTable } from './transfer-tables.js';
 
@@ -40,7 +40,7 @@ export class TransferRepository {
   }
 
   /** One page of the owner's transfer requests, earliest created first. */
-  async listPage(owner: Principal, offset: number, limit: number): Promise<TransferRow[]> {
+  async listPage(owner: Owner, offset: number, limit: number): Promise<TransferRow[]> {
     return this.db
       .selectFrom('transfer_requests')
       .selectAll()

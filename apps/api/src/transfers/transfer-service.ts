@@ -1,5 +1,5 @@
 import type { components } from '@pharmacy/contract';
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { PrescriptionsTable } from '../db/tables.js';
 import { notFound } from '../errors.js';
 import type { ServiceDeps } from '../service-deps.js';
@@ -38,7 +38,7 @@ export class TransferService {
     this.transfers = new TransferRepository(deps.db);
   }
 
-  async create(owner: Principal, input: TransferRequestCreate): Promise<TransferWithMedications> {
+  async create(owner: Owner, input: TransferRequestCreate): Promise<TransferWithMedications> {
     const patient = await this.deps.patients.get(owner, input.patient_token);
     const now = nowIso();
     const transfer: TransferRow = {
@@ -71,7 +71,7 @@ export class TransferService {
   }
 
   /** Zero-based page of the caller's transfer requests, earliest first; beyond the end, none. */
-  async list(owner: Principal, page: number): Promise<TransferWithMedications[]> {
+  async list(owner: Owner, page: number): Promise<TransferWithMedications[]> {
     const transfers = await this.transfers.listPage(owner, page * TRANSFER_PAGE_SIZE, TRANSFER_PAGE_SIZE);
     const medications = await this.transfers.medicationsOf(transfers.map((t) => t.token));
     return transfers.map((transfer) => ({
@@ -81,7 +81,7 @@ export class TransferService {
   }
 
   /** Another customer's transfer request, or one of the other environment, is not found. */
-  async get(owner: Principal, token: string): Promise<TransferRecord> {
+  async get(owner: Owner, token: string): Promise<TransferRecord> {
     const transfer = await this.transfers.findByToken(token);
     if (!transfer || transfer.customer_id !== owner.customerId || transfer.environment !== owner.environment) {
       throw notFound(TRANSFER_NOT_FOUND);

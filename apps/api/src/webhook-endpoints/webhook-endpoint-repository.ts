@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { WebhookEndpointsTable } from './webhook-endpoint-tables.js';
 
@@ -8,7 +8,7 @@ export type WebhookEndpointRow = WebhookEndpointsTable;
 export class WebhookEndpointRepository {
   constructor(private readonly db: Db) {}
 
-  find(owner: Principal, trx: Db = this.db): Promise<WebhookEndpointRow | undefined> {
+  find(owner: Owner, trx: Db = this.db): Promise<WebhookEndpointRow | undefined> {
     return trx
       .selectFrom('webhook_endpoints')
       .selectAll()
@@ -22,7 +22,7 @@ export class WebhookEndpointRepository {
   }
 
   async update(
-    owner: Principal,
+    owner: Owner,
     changes: Partial<Pick<WebhookEndpointRow, 'url' | 'secret_encrypted' | 'secret_hint'>> & { updated_at: string },
     trx: Db = this.db,
   ): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../auth/principal.js';
+import type { Owner } from '../auth/principal.js';
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Transactor } from '../db/transactor.js';
@@ -37,7 +37,7 @@ function hintOf(secret: string): string {
   return `${secret.slice(0, 10)}…`;
 }
 
-function contextOf(owner: Principal): string {
+function contextOf(owner: Owner): string {
   return `webhook_endpoint:${owner.customerId}:${owner.environment}`;
 }
 
@@ -59,14 +59,14 @@ export class WebhookEndpointService {
     this.repository = new WebhookEndpointRepository(db);
   }
 
-  async get(owner: Principal): Promise<WebhookEndpointView> {
+  async get(owner: Owner): Promise<WebhookEndpointView> {
     const row = await this.repository.find(owner);
     if (!row) throw notFound(NOT_FOUND);
     return view(row);
   }
 
   /** Sets the URL; answers the secret only when the endpoint is new. */
-  async set(owner: Principal, rawUrl: unknown): Promise<WebhookEndpointView> {
+  async set(owner: Owner, rawUrl: unknown): Promise<WebhookEndpointView> {
     const url = await this.checkUrl(owner, rawUrl);
     const secret = newWebhookSecret();
     const sealed = this.secrets.seal(secret, contextOf(owner));
@@ -91,7 +91,7 @@ export class WebhookEndpointService {
     });
   }
 
-  async rotateSecret(owner: Principal): Promise<WebhookEndpointView> {
+  async rotateSecret(owner: Owner): Promise<WebhookEndpointView> {
     const secret = newWebhookSecret();
     const sealed = this.secrets.seal(secret, contextOf(owner));
     return this.transactor.run(async (trx) => {
@@ -104,7 +104,7 @@ export class WebhookEndpointService {
   }
 
   /** Sends one signed test request now (not recorded, not retried). */
-  async test(owner: Principal): Promise<WebhookResult & { webhookId: string }> {
+  async test(owner: Owner): Promise<WebhookResult & { webhookId: string }> {
     const target = await this.target(owner);
     if (!target) throw notFound(NOT_FOUND);
     const webhookId = `msg_${randomToken(24)}`;
@@ -121,18 +121,18 @@ export class WebhookEndpointService {
   }
 
   /** The endpoint of an owner with its secret opened, or undefined when none is set. */
-  async target(owner: Principal, trx?: Db): Promise<DeliveryTarget | undefined> {
+  async target(owner: Owner, trx?: Db): Promise<DeliveryTarget | undefined> {
     const row = await this.repository.find(owner, trx);
     if (!row) return undefined;
     return { url: row.url, secret: this.secrets.open(row.secret_encrypted, contextOf(owner)) };
   }
 
   /** Production refuses non-public addresses unless WEBHOOK_ALLOW_PRIVATE_URLS; the sandbox may. */
-  publicOnly(owner: Principal): boolean {
+  publicOnly(owner: Owner): boolean {
     return owner.environment === 'production' && !this.config.allowPrivateUrls;
   }
 
-  private async checkUrl(owner: Principal, raw: unknown): Promise<string> {
+  private async checkUrl(owner: Owner, raw: unknown): Promise<string> {
     if (raw === undefined || raw === null) throw invalidField('url', 'is required');
     if (typeof raw !== 'string') throw invalidField('url', 'must be a string');
     const text = raw.trim();

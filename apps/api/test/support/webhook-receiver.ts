@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Principal } from '../../src/auth/principal.js';
+import type { Owner } from '../../src/auth/principal.js';
 import type { Db } from '../../src/db/database.js';
 import { EventOutbox } from '../../src/events/event-outbox.js';
 
@@ -72,7 +72,7 @@ export function expectedSignature(secret: string, id: string, timestamp: string,
 }
 
 /** A valid NOTIFY_RX event, recorded through the outbox in its own unit of work. */
-export async function recordEvent(db: Db, owner: Principal, n = 0, lockedUntil?: string): Promise<{ id: string; payload: string }> {
+export async function recordEvent(db: Db, owner: Owner, n = 0, lockedUntil?: string): Promise<{ id: string; payload: string }> {
   const { id } = await db.transaction().execute(async (trx) => {
     const recorded = await new EventOutbox().record(trx, owner, {
       callbackType: 'NOTIFY_RX',

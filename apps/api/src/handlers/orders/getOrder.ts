@@ -1,8 +1,8 @@
-import { principalOf } from '../../auth/principal.js';
+import { ownerOf } from '../../http/owner-of.js';
 import type { Handlers } from '../../generated/handlers.js';
 import { presentOrder } from '../../orders/order-presenter.js';
 
 export const getOrder: Handlers['getOrder'] = async ({ path }, ctx) => {
-  const order = await ctx.services.orders.get(principalOf(ctx), path.token);
+  const order = await ctx.services.orders.get(ownerOf(ctx), path.token);
   return { status: 200, body: presentOrder(order) };
 };

@@ -1,6 +1,6 @@
-import { principalOf } from '../../auth/principal.js';
+import { ownerOf } from '../../http/owner-of.js';
 import type { Handlers } from '../../generated/handlers.js';
 
 export const listWebhookEvents: Handlers['listWebhookEvents'] = async ({ query }, ctx) => {
-  return { status: 200, body: await ctx.services.eventFeed.list(principalOf(ctx), query ?? {}) };
+  return { status: 200, body: await ctx.services.eventFeed.list(ownerOf(ctx), query ?? {}) };
 };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Environment, Principal } from './principal.js';
-import type { CustomerRepository } from '../customers/customer-repository.js';
+import type { ApiKeyCaller, Environment } from '../auth/principal.js';
+import type { CustomerRepository } from './customer-repository.js';
 import { randomToken } from '../tokens.js';
 
 const KEY_PREFIX: Record<Environment, string> = { sandbox: 'sk_sandbox_', production: 'sk_live_' };
@@ -15,18 +15,12 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** Reads `Authorization: ApiKey <key>` (scheme case-insensitive). */
-export function apiKeyFromHeader(header: string | undefined): string | null {
-  const match = /^\s*apikey\s+(\S+)\s*$/i.exec(header ?? '');
-  return match ? match[1]! : null;
-}
-
 interface CacheEntry {
-  principal: Principal;
+  principal: ApiKeyCaller;
   expires: number;
 }
 
-/** Resolves API keys to principals, caching hits briefly so reads do not hit the database. */
+/** Resolves API keys to their callers, caching hits briefly so reads do not hit the database. */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
 
@@ -36,7 +30,7 @@ export class ApiKeyAuthenticator {
     private readonly maxEntries = 10_000,
   ) {}
 
-  async authenticate(key: string): Promise<Principal | null> {
+  async authenticate(key: string): Promise<ApiKeyCaller | null> {
     const hash = hashApiKey(key);
     const now = Date.now();
     const hit = this.cache.get(hash);
@@ -46,7 +40,7 @@ export class ApiKeyAuthenticator {
       this.cache.delete(hash);
       return null;
     }
-    const principal: Principal = { customerId: row.customer_id, environment: row.environment };
+    const principal: ApiKeyCaller = { kind: 'api-key', customerId: row.customer_id, environment: row.environment };
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     this.cache.set(hash, { principal, expires: now + this.ttlMs });
     return principal;
