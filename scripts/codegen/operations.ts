@@ -12,13 +12,21 @@ export interface ParameterInfo {
   schema: JsonSchema;
 }
 
+/**
+ * An OpenAPI security requirement object as the spec writes it: scheme name to the scopes
+ * it needs (`[]` for schemes without scopes). An operation's list is alternatives (any one
+ * authorizes); the schemes within one object must all be satisfied.
+ */
+export type SecurityRequirement = Record<string, string[]>;
+
 export interface OperationInfo {
   operationId: string;
   method: string;
   path: string;
   tag: string;
   summary: string;
-  security: string[];
+  /** The operation's `security` (or the document's), as written; `[]` for public operations. */
+  security: SecurityRequirement[];
   parameters: ParameterInfo[];
   body?: { required: boolean; contentTypes: string[]; schema: JsonSchema };
   responses: { status: string; contentType?: string; schema?: JsonSchema }[];
@@ -73,9 +81,37 @@ function routeSchema(node: unknown): any {
   return out;
 }
 
+/**
+ * Copies an operation's security requirements, failing on a scheme that
+ * `components.securitySchemes` does not define (the server looks schemes up by that name).
+ */
+function securityRequirements(doc: Doc, requirements: unknown, where: string): SecurityRequirement[] {
+  if (!Array.isArray(requirements)) throw new Error(`${where}: \`security\` must be a list of security requirement objects`);
+  const defined = Object.keys(doc.components?.securitySchemes ?? {});
+  return requirements.map((requirement: unknown) => {
+    if (!requirement || typeof requirement !== 'object' || Array.isArray(requirement)) {
+      throw new Error(`${where}: every \`security\` entry must be an object of scheme name to scopes`);
+    }
+    return Object.fromEntries(
+      Object.entries(requirement as Doc).map(([scheme, scopes]) => {
+        if (!defined.includes(scheme)) {
+          throw new Error(
+            `${where} names the security scheme "${scheme}", which components.securitySchemes does not define ` +
+              `(defined: ${defined.join(', ') || 'none'}); add it to spec/openapi.yaml or fix the name`,
+          );
+        }
+        if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string')) {
+          throw new Error(`${where}: the scopes of security scheme "${scheme}" must be a list of strings`);
+        }
+        return [scheme, [...scopes]];
+      }),
+    );
+  });
+}
+
 export function listOperations(doc: Doc): OperationInfo[] {
   const ops: OperationInfo[] = [];
-  const globalSecurity: Doc[] = doc.security ?? [];
+  const globalSecurity: unknown = doc.security ?? [];
   for (const [path, rawItem] of Object.entries<Doc>(doc.paths ?? {})) {
     const item = resolveObject(doc, rawItem) as Doc;
     for (const method of HTTP_METHODS) {
@@ -84,7 +120,8 @@ export function listOperations(doc: Doc): OperationInfo[] {
       const params: ParameterInfo[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
         .map((p: Doc) => resolveObject(doc, p))
         .map((p: Doc) => ({ name: p.name, in: p.in, required: Boolean(p.required), schema: routeSchema(p.schema ?? {}) }));
-      const security: Doc[] = op.security ?? globalSecurity;
+      const where = `operation ${op.operationId} (${method.toUpperCase()} ${path})`;
+      const security = securityRequirements(doc, op.security ?? globalSecurity, where);
       let body: OperationInfo['body'];
       const requestBody = resolveObject(doc, op.requestBody);
       if (requestBody) {
@@ -104,7 +141,7 @@ export function listOperations(doc: Doc): OperationInfo[] {
         path,
         tag: op.tags?.[0] ?? 'Default',
         summary: op.summary ?? '',
-        security: security.flatMap((s) => Object.keys(s)),
+        security,
         parameters: params,
         body,
         responses,

@@ -8,7 +8,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "DELETE",
     "path": "/v1/auto-refill/{prescription_token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -124,7 +126,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/public/accounts",
     "security": [
-      "TenantId"
+      {
+        "TenantId": []
+      }
     ],
     "body": {
       "required": true,
@@ -185,7 +189,11 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/accounts/{accountId}/consents",
     "security": [
-      "OAuth2ClientCredentials"
+      {
+        "OAuth2ClientCredentials": [
+          "accounts:consents:create"
+        ]
+      }
     ],
     "params": {
       "type": "object",
@@ -257,7 +265,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v1/auto-refill/{prescription_token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -330,7 +340,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/diagnostics/v0/orders",
     "security": [
-      "BearerJwt"
+      {
+        "BearerJwt": []
+      }
     ],
     "body": {
       "required": true,
@@ -385,7 +397,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v1/direct_transfer",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "body": {
       "required": true,
@@ -447,7 +461,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v1/fill_request",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "body": {
       "required": true,
@@ -509,7 +525,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "PUT",
     "path": "/v1/patient",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "body": {
       "required": true,
@@ -565,7 +583,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v1/same_day_delivery",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "body": {
       "required": true,
@@ -627,7 +647,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v1/transfer_request",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "body": {
       "required": true,
@@ -689,7 +711,11 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "DELETE",
     "path": "/accounts/{accountId}",
     "security": [
-      "OAuth2ClientCredentials"
+      {
+        "OAuth2ClientCredentials": [
+          "accounts:delete"
+        ]
+      }
     ],
     "params": {
       "type": "object",
@@ -750,7 +776,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/patient",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -835,7 +863,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/auto-refill/{prescription_token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -886,7 +916,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/availability",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -941,7 +973,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/copay_request/{request_id}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -992,7 +1026,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v0/orders/{orderId}/results",
     "security": [
-      "BearerJwt"
+      {
+        "BearerJwt": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1043,7 +1079,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/direct_transfer/{direct_transfer_token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1100,7 +1138,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/external_locations/{id}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1151,7 +1191,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/external_transfers/{id}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1202,7 +1244,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/fill_request/{url_token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1259,7 +1303,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/insurance/{insurance_token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1310,7 +1356,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/media/{id}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1361,7 +1409,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v2/media/{id}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1433,7 +1483,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/order/{token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1484,7 +1536,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/patient/{patient_token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1535,7 +1589,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/pharmacy-coverage",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -1610,7 +1666,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/prescriber/{prescriber_token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1661,7 +1719,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/prescription/{token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1712,7 +1772,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/same_day_delivery/{id}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1763,7 +1825,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/scheduled-fill-requests",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -1818,7 +1882,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/transfer_request/{token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -1869,7 +1935,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/webhook_endpoint",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "responses": {
       "200": {
@@ -1909,7 +1977,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/auto-refill",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -1961,7 +2031,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/consults/v0",
     "security": [
-      "BearerJwt"
+      {
+        "BearerJwt": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2073,7 +2145,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/diagnostics/v0/kits",
     "security": [
-      "BearerJwt"
+      {
+        "BearerJwt": []
+      }
     ],
     "responses": {
       "200": {
@@ -2113,7 +2187,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/diagnostics/v0/orders",
     "security": [
-      "BearerJwt"
+      {
+        "BearerJwt": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2198,7 +2274,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/diagnostics/v0/tests",
     "security": [
-      "BearerJwt"
+      {
+        "BearerJwt": []
+      }
     ],
     "responses": {
       "200": {
@@ -2232,7 +2310,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/external_locations",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2292,7 +2372,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/fill_requests",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2354,7 +2436,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/nearby_same_day_pickup_locations",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2425,7 +2509,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/patient/{patient_token}/prescriptions",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -2476,7 +2562,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/same_day_delivery",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2531,7 +2619,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/scheduled-actions",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2583,7 +2673,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v0/schedule",
     "security": [
-      "BearerJwt"
+      {
+        "BearerJwt": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2655,7 +2747,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/specialty_pharmacies",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2727,7 +2821,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/transfer_request",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2774,7 +2870,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/webhook_events",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2838,7 +2936,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/webhook_events/{webhook_type}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",
@@ -2919,7 +3019,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/external_location_matches",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "query": {
       "type": "object",
@@ -2981,7 +3083,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v1/external_location_matches",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "body": {
       "required": true,
@@ -3037,7 +3141,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v1/sandbox/electronic_prescriptions",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "body": {
       "required": true,
@@ -3105,7 +3211,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v0/orders/register",
     "security": [
-      "BearerJwt"
+      {
+        "BearerJwt": []
+      }
     ],
     "body": {
       "required": true,
@@ -3166,7 +3274,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "PUT",
     "path": "/v0/orders/{order_id}/kit_serial",
     "security": [
-      "BearerJwt"
+      {
+        "BearerJwt": []
+      }
     ],
     "params": {
       "type": "object",
@@ -3244,7 +3354,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/scheduled-fill-requests",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "body": {
       "required": true,
@@ -3306,7 +3418,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v1/webhook_endpoint/rotate_secret",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "responses": {
       "200": {
@@ -3358,7 +3472,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "PUT",
     "path": "/v1/webhook_endpoint",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "body": {
       "required": true,
@@ -3414,7 +3530,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v1/webhook_endpoint/test",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "responses": {
       "200": {
@@ -3466,7 +3584,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "POST",
     "path": "/v1/patient/{patient_token}",
     "security": [
-      "ApiKey"
+      {
+        "ApiKey": []
+      }
     ],
     "params": {
       "type": "object",

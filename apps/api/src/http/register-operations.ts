@@ -93,7 +93,7 @@ export function registerOperations(
       input: { path: unknown; query: unknown; body: unknown },
       ctx: RequestContext,
     ) => Promise<{ status: number; body: unknown; contentType?: string }>;
-    const onRequest = securityHook(route.security);
+    const onRequest = securityHook(route.security.flatMap((requirement) => Object.keys(requirement)));
 
     const serve = async (request: FastifyRequest, reply: FastifyReply) => {
       const path = { ...(request.params as object) };

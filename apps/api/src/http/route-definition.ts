@@ -1,12 +1,22 @@
 import type { JsonSchema } from './json-schema.js';
 
+/**
+ * One OpenAPI security requirement object, as the spec writes it: the name of a scheme of
+ * `components.securitySchemes` to the scopes it needs (`[]` for schemes without scopes),
+ * e.g. `{ OAuth2ClientCredentials: ['accounts:delete'] }`.
+ */
+export type SecurityRequirement = Readonly<Record<string, readonly string[]>>;
+
 /** One row of the generated route table (apps/api/src/generated/routes.ts). */
 export interface RouteDefinition<Id extends string = string> {
   operationId: Id;
   method: string;
   path: string;
-  /** Names of the security schemes that can authorize the operation; empty for public ones. */
-  security: string[];
+  /**
+   * The operation's security requirements (the spec's `security`, or the document's), in
+   * the spec's order: each entry is one way to authorize; `[]` for public operations.
+   */
+  security: readonly SecurityRequirement[];
   params?: JsonSchema;
   query?: JsonSchema;
   body?: { required: boolean; contentTypes: string[]; schema: JsonSchema };
