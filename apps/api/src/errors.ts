@@ -100,3 +100,8 @@ export function unsupportedSecurityScheme(scheme: string): HttpError {
 export function internalError(): HttpError {
   return withMessage(500, 'An internal server error occurred.');
 }
+
+/** 403 for a caller whose access token lacks a scope the operation requires. */
+export function insufficientScope(scope: string): HttpError {
+  return withMessage(403, `The access token lacks the scope ${scope}.`);
+}

@@ -4,6 +4,7 @@ import type { RequestContext } from './operation-types.js';
 import type { RouteDefinition } from './route-definition.js';
 import type { Services } from '../services.js';
 import type { Principal } from '../auth/principal.js';
+import { securitySchemes } from '../auth/security-schemes.js';
 import { contractSchemaResource } from './contract-schemas.js';
 import { installResponseSerialization } from './response-serialization.js';
 import { createValidatorCompiler, trimStrings, type Validator, type ValidatorCompiler } from './request-validation.js';
@@ -87,13 +88,14 @@ export function registerOperations(
   const contract = contractSchemaResource(services.openApiDocument);
   installResponseSerialization(app, contract);
   const compileValidator = createValidatorCompiler(contract);
+  const schemes = securitySchemes(services);
   for (const route of routes) {
     const compiled = compileRoute(route, compileValidator);
     const handler = handlers[route.operationId as keyof Handlers] as unknown as (
       input: { path: unknown; query: unknown; body: unknown },
       ctx: RequestContext,
     ) => Promise<{ status: number; body: unknown; contentType?: string }>;
-    const onRequest = securityHook(route.security.flatMap((requirement) => Object.keys(requirement)));
+    const onRequest = securityHook(route.security, schemes, route.operationId);
 
     const serve = async (request: FastifyRequest, reply: FastifyReply) => {
       const path = { ...(request.params as object) };

@@ -1,36 +1,80 @@
 import type { FastifyRequest } from 'fastify';
-import { invalidApiKey, unsupportedSecurityScheme } from '../errors.js';
-import type { Services } from '../services.js';
+import type { Principal } from '../auth/principal.js';
+import type { SecurityScheme } from '../auth/security-scheme.js';
+import type { SecuritySchemes } from '../auth/security-schemes.js';
+import { insufficientScope, unsupportedSecurityScheme } from '../errors.js';
+import type { SecurityRequirement } from './route-definition.js';
 
-/** Reads `Authorization: ApiKey <key>` (scheme case-insensitive). */
-function apiKeyFromHeader(header: string | undefined): string | null {
-  const match = /^\s*apikey\s+(\S+)\s*$/i.exec(header ?? '');
-  return match ? match[1]! : null;
+export type SecurityHook = (request: FastifyRequest) => Promise<void>;
+
+/** One entry of an operation's `security`: a single scheme and the scopes it needs. */
+interface Alternative {
+  scheme: string;
+  scopes: readonly string[];
 }
 
-/** Authenticates a request for one security scheme of the spec, or throws its 401. */
-type SchemeAuthenticator = (services: Services, request: FastifyRequest) => Promise<void>;
+/** The operation's alternatives; an entry naming several schemes (all required at once) is refused. */
+function alternatives(requirements: readonly SecurityRequirement[], operationId: string): Alternative[] {
+  return requirements.map((requirement) => {
+    const names = Object.keys(requirement);
+    if (names.length !== 1) {
+      const what = names.length === 0 ? 'an empty security requirement ({}, optional authentication)' : `a security requirement naming several schemes at once (${names.join(' AND ')})`;
+      throw new Error(`Operation ${operationId}: ${what} is not supported; list each scheme as its own entry of \`security\``);
+    }
+    return { scheme: names[0]!, scopes: requirement[names[0]!]! };
+  });
+}
 
-const authenticators: Record<string, SchemeAuthenticator> = {
-  async ApiKey(services, request) {
-    const key = apiKeyFromHeader(request.headers.authorization);
-    const principal = key ? await services.apiKeys.authenticate(key) : null;
-    if (!principal) throw invalidApiKey();
-    request.principal = principal;
-  },
-};
+/** The first scope of `scopes` the principal does not hold; only bearer tokens carry scopes. */
+function missingScope(principal: Principal, scopes: readonly string[]): string | undefined {
+  const held = principal.kind === 'bearer' ? principal.scopes : [];
+  return scopes.find((scope) => !held.includes(scope));
+}
 
 /**
- * The onRequest hook of an operation with these schemes (the spec's `security`), run before
- * the body is read. A scheme the service cannot check yet refuses every request with 501,
- * so an operation is never served unauthenticated by mistake.
+ * The onRequest hook of an operation (run before the body is read) from its security
+ * requirements and the registry of schemes. The entries are alternatives, tried in the
+ * spec's order: the first registered scheme that finds credentials in the request decides,
+ * with its principal or its 401, and the principal must then hold the entry's scopes (403
+ * otherwise). When no scheme finds credentials, the first registered scheme's `missing()`
+ * 401 answers. When none of the operation's schemes is registered, every request answers
+ * 501, so an operation is never served unauthenticated by mistake. Public operations
+ * (`security: []`) get no hook. Throws, when the routes are registered, for an entry this
+ * service cannot honour (several schemes at once).
  */
-export function securityHook(schemes: string[]): ((request: FastifyRequest) => Promise<void>) | undefined {
-  if (schemes.length === 0) return undefined;
-  const scheme = schemes.find((s) => authenticators[s]) ?? schemes[0]!;
-  const authenticate = authenticators[scheme];
+export function securityHook(
+  requirements: readonly SecurityRequirement[],
+  schemes: SecuritySchemes,
+  operationId: string,
+): SecurityHook | undefined {
+  if (requirements.length === 0) return undefined;
+  const all = alternatives(requirements, operationId);
+  // A scheme listed in several entries (other scopes) authenticates once; any of its entries may then authorize.
+  const registered = new Map<string, { scheme: SecurityScheme; scopeSets: (readonly string[])[] }>();
+  for (const { scheme, scopes } of all) {
+    const implementation = schemes[scheme];
+    if (!implementation) continue;
+    const entry = registered.get(scheme) ?? { scheme: implementation, scopeSets: [] };
+    entry.scopeSets.push(scopes);
+    registered.set(scheme, entry);
+  }
+  const tried = [...registered.values()];
+  if (tried.length === 0) {
+    const unsupported = all[0]!.scheme;
+    return async () => {
+      throw unsupportedSecurityScheme(unsupported);
+    };
+  }
   return async (request) => {
-    if (!authenticate) throw unsupportedSecurityScheme(scheme);
-    await authenticate(request.server.services, request);
+    for (const { scheme, scopeSets } of tried) {
+      const principal = await scheme.authenticate(request);
+      if (!principal) continue;
+      if (!scopeSets.some((scopes) => missingScope(principal, scopes) === undefined)) {
+        throw insufficientScope(missingScope(principal, scopeSets[0]!)!);
+      }
+      request.principal = principal;
+      return;
+    }
+    throw tried[0]!.scheme.missing();
   };
 }
