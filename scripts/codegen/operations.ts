@@ -23,7 +23,8 @@ export interface OperationInfo {
   operationId: string;
   method: string;
   path: string;
-  tag: string;
+  /** The service area folder of the operation's handler: its `x-area`, or its first tag's. */
+  area: string;
   summary: string;
   /** The operation's `security` (or the document's), as written; `[]` for public operations. */
   security: SecurityRequirement[];
@@ -109,6 +110,29 @@ function securityRequirements(doc: Doc, requirements: unknown, where: string): S
   });
 }
 
+/** Area folder names: kebab case, so they are plain folder names under apps/api/src/handlers/. */
+const AREA = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+/**
+ * The area folder of an operation's handler: the operation's `x-area`, else that of its
+ * first tag (`tags` in spec/openapi.yaml). An operation with neither fails generation.
+ */
+function areaOf(doc: Doc, op: Doc, where: string): string {
+  const tag: string | undefined = op.tags?.[0];
+  const tagArea = (doc.tags as Doc[] | undefined)?.find((t) => t.name === tag)?.['x-area'];
+  const area: unknown = op['x-area'] ?? tagArea;
+  if (area === undefined) {
+    throw new Error(
+      `${where} has no area: give its first tag (${tag ? `"${tag}"` : 'it has none'}) an \`x-area\` in spec/openapi.yaml, ` +
+        `or the operation its own \`x-area\` (the folder of its handler under apps/api/src/handlers/)`,
+    );
+  }
+  if (typeof area !== 'string' || !AREA.test(area)) {
+    throw new Error(`${where}: \`x-area\` must be a kebab-case folder name (such as fill-requests), not ${JSON.stringify(area)}`);
+  }
+  return area;
+}
+
 export function listOperations(doc: Doc): OperationInfo[] {
   const ops: OperationInfo[] = [];
   const globalSecurity: unknown = doc.security ?? [];
@@ -139,7 +163,7 @@ export function listOperations(doc: Doc): OperationInfo[] {
         operationId: op.operationId,
         method: method.toUpperCase(),
         path,
-        tag: op.tags?.[0] ?? 'Default',
+        area: areaOf(doc, op, where),
         summary: op.summary ?? '',
         security,
         parameters: params,

@@ -3,13 +3,9 @@ import { dirname, join, relative } from 'node:path';
 import type { OperationInfo } from './operations.js';
 import { apiGeneratedDir, apiHandlersDir, GENERATED_HEADER } from './paths.js';
 
-/** The folder of an operation's handler: its first tag, in kebab case. */
-export function handlerArea(op: OperationInfo): string {
-  return op.tag.replace(/([a-z])([A-Z])/g, '$1-$2').replace(/[\s_]+/g, '-').toLowerCase();
-}
-
+/** An operation's handler: `handlers/<area>/<operationId>.ts`, the area being its `x-area` (or its tag's). */
 function handlerFile(op: OperationInfo): string {
-  return join(apiHandlersDir, handlerArea(op), `${op.operationId}.ts`);
+  return join(apiHandlersDir, op.area, `${op.operationId}.ts`);
 }
 
 function importPath(fromDir: string, file: string): string {
