@@ -20,9 +20,7 @@ import type { Owner } from '../src/auth/principal.js';
 import { loadConfig } from '../src/config.js';
 import { isPostgresUrl, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { transactorFor } from '../src/db/transactor.js';
-import { EventOutbox } from '../src/events/event-outbox.js';
-import { WebhookDeliveryWorker } from '../src/events/webhook-delivery-worker.js';
+import { WebhookDeliveryWorker } from '../src/webhook-deliveries/webhook-delivery-worker.js';
 
 const burst = Number(process.env.BENCH_EVENTS ?? 2000);
 const paced = Number(process.env.BENCH_PACED ?? 200);
@@ -63,19 +61,18 @@ const customer = await app.services.customers.create('Webhook bench');
 const owner: Owner = { customerId: customer.customer_id, environment: 'sandbox' };
 await app.services.webhookEndpoints.set(owner, url);
 
-const outbox = new EventOutbox();
-// Recorded as the app's services do: in units of work (group commit on the embedded database).
-const transactor = transactorFor(database);
+// Recorded as the app's actions do: in units of work (group commit on the embedded database),
+// whose commit wakes delivery.
 const recorded = new Map<string, number>();
 async function record(n: number): Promise<string> {
-  const { id } = await transactor.run((trx) =>
-    outbox.record(trx, owner, {
+  const id = await app.services.units.run(`bench_${n}`, async (uow) => {
+    await uow.emit(owner, {
       callbackType: 'NOTIFY_RX',
       details: { medication_name: `Bench ${n}`, prescriber: null, prescription_token: `rx${n}`, patient_token: 'pat', patient_token_duplicates: [], merged_patients: [], location: 'Austin, TX', rx_link: `https://example.com/rx/${n}` },
-    }),
-  );
+    });
+    return uow.events[0]!.id;
+  });
   recorded.set(id, performance.now());
-  app.services.webhookDelivery.notify();
   return id;
 }
 

@@ -3,9 +3,7 @@ import { parse as parseForm } from 'qs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import { createWorkers } from './background/workers.js';
 import type { WorkerLoop } from './background/worker-loop.js';
-import { transactorFor } from './db/transactor.js';
 import { registerDocs } from './docs/docs-routes.js';
 import { handlers } from './generated/handler-index.js';
 import { routes } from './generated/routes.js';
@@ -13,6 +11,7 @@ import { installErrorHandling } from './http/error-handler.js';
 import { registerOperations } from './http/register-operations.js';
 import { createServices, type Services } from './services.js';
 import { randomToken } from './tokens.js';
+import { createWorkers } from './workers.js';
 
 export interface AppOptions {
   config: Config;
@@ -61,7 +60,7 @@ export async function buildApp({ config, database, logger, workers: runWorkers =
     parser: (body) => parseForm(body, { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowPrototypes: false }),
   });
   installErrorHandling(fastify);
-  const services = createServices(database.db, config, transactorFor(database));
+  const services = createServices(database, config, fastify.log);
   registerOperations(fastify, routes, handlers, services);
   registerDocs(fastify);
   const workers = runWorkers ? createWorkers(services, config, fastify.log) : [];

@@ -38,6 +38,22 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A lifecycle action the record's state does not allow (the transfer is no longer pending,
+ * the order was delivered...), or an unknown record. Staff see it from the admin commands
+ * and the sandbox's simulated pharmacy ends a lifecycle on it; it is never an HTTP answer.
+ * `code` is stable; the message names tokens only.
+ */
+export class LifecycleError extends Error {
+  constructor(
+    readonly code: 'NOT_FOUND' | 'NOT_PENDING' | 'INVALID',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LifecycleError';
+  }
+}
+
 function withMessage(statusCode: number, message: string, error = reasonPhrase(statusCode)): HttpError {
   return new HttpError(statusCode, { statusCode, error, message });
 }

@@ -1,88 +1,150 @@
 import { readFileSync } from 'node:fs';
-import type { Config } from './config.js';
-import { CopayRequestService } from './copay-requests/copay-request-service.js';
-import { SimpleTransactor, type Transactor } from './db/transactor.js';
-import { DirectTransferService } from './direct-transfers/direct-transfer-service.js';
-import { FillRequestService } from './fill-requests/fill-request-service.js';
-import { InsuranceService } from './insurances/insurance-service.js';
-import { OrderService } from './orders/order-service.js';
-import { PrescriberService } from './prescribers/prescriber-service.js';
-import { EventFeedService } from './events/event-feed-service.js';
-import { WebhookDeliveryService } from './events/webhook-delivery.js';
-import { CountingOutbox, NotifyingTransactor } from './events/webhook-notify.js';
-import { LazySecretBox } from './webhook-endpoints/secret-box.js';
-import { WebhookEndpointService } from './webhook-endpoints/webhook-endpoint-service.js';
-import { PharmacyOperations } from './operations/pharmacy-operations.js';
-import { ReadCache } from './read-cache.js';
-import { SandboxScheduler } from './sandbox/sandbox-scheduler.js';
-import { SandboxSimulator } from './sandbox/sandbox-simulator.js';
-import type { ServiceDeps } from './service-deps.js';
-import { TransferService } from './transfers/transfer-service.js';
 import { openApiDocumentPath } from '@pharmacy/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import { CopayRequestRepository } from './copay-requests/copay-request-repository.js';
+import { CopayRequestService } from './copay-requests/copay-request-service.js';
 import { ApiKeyAuthenticator } from './customers/api-keys.js';
 import { CustomerRepository } from './customers/customer-repository.js';
 import { CustomerService } from './customers/customer-service.js';
-import type { Db } from './db/database.js';
+import type { DatabaseHandle } from './db/database.js';
+import { JobClaims } from './db/job-claims.js';
+import { transactorFor } from './db/transactor.js';
+import { DirectTransferLifecycle } from './direct-transfers/direct-transfer-lifecycle.js';
+import { DirectTransferRepository } from './direct-transfers/direct-transfer-repository.js';
+import { DirectTransferService } from './direct-transfers/direct-transfer-service.js';
+import { UnitsOfWork } from './events/unit-of-work.js';
+import { FillLifecycle } from './fill-requests/fill-lifecycle.js';
+import { FillRequestRepository } from './fill-requests/fill-request-repository.js';
+import { FillRequestService } from './fill-requests/fill-request-service.js';
+import { OrderRepository } from './fill-requests/order-repository.js';
+import { OrderService } from './fill-requests/order-service.js';
+import { InsuranceRepository } from './insurances/insurance-repository.js';
+import { InsuranceService } from './insurances/insurance-service.js';
 import { PatientRepository } from './patients/patient-repository.js';
 import { PatientService } from './patients/patient-service.js';
+import { PrescriberRepository } from './prescribers/prescriber-repository.js';
+import { PrescriberService } from './prescribers/prescriber-service.js';
+import { PrescriptionIntake } from './prescriptions/prescription-intake.js';
 import { PrescriptionRepository } from './prescriptions/prescription-repository.js';
 import { PrescriptionService } from './prescriptions/prescription-service.js';
+import { ReadCache } from './read-cache.js';
+import { SandboxPrescriber } from './sandbox/sandbox-prescriber.js';
+import { SandboxScheduler } from './sandbox/sandbox-scheduler.js';
+import { SandboxSimulator } from './sandbox/sandbox-simulator.js';
+import { directTransferScript } from './sandbox/scripts/direct-transfer.js';
+import { fillRequestScript } from './sandbox/scripts/fill-request.js';
+import { transferScript } from './sandbox/scripts/transfer.js';
+import { TransferLifecycle } from './transfers/transfer-lifecycle.js';
+import { TransferRepository } from './transfers/transfer-repository.js';
+import { TransferService } from './transfers/transfer-service.js';
+import { WebhookDeliveryRepository } from './webhook-deliveries/webhook-delivery-repository.js';
+import { WebhookDeliveryService } from './webhook-deliveries/webhook-delivery-service.js';
+import { LazySecretBox } from './webhook-endpoints/secret-box.js';
+import { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint-repository.js';
+import { WebhookEndpointService } from './webhook-endpoints/webhook-endpoint-service.js';
+import { WebhookEventRepository } from './webhook-events/webhook-event-repository.js';
+import { WebhookEventService } from './webhook-events/webhook-event-service.js';
 
-/** Every service the handlers use, built once per app over one database. */
+/** Every service of the app, built once over one database: what handlers, admin commands and workers use. */
 export interface Services {
+  /** Opens units of work: a state change and its events commit together (admin commands run staff actions in them). */
+  units: UnitsOfWork;
   apiKeys: ApiKeyAuthenticator;
   customers: CustomerService;
   patients: PatientService;
   prescriptions: PrescriptionService;
+  /** Prescriptions received (electronic, transferred, directly transferred), each with its NOTIFY_RX. */
+  prescriptionIntake: PrescriptionIntake;
   transfers: TransferService;
+  transferLifecycle: TransferLifecycle;
   directTransfers: DirectTransferService;
+  directTransferLifecycle: DirectTransferLifecycle;
   prescribers: PrescriberService;
   fillRequests: FillRequestService;
+  /** Dispense, triage, refuse, ship: what staff and the sandbox do with a submitted fill request. */
+  fillLifecycle: FillLifecycle;
   orders: OrderService;
   insurances: InsuranceService;
   copayRequests: CopayRequestService;
   /** The event feed (`GET /v1/webhook_events`). */
-  eventFeed: EventFeedService;
+  webhookEvents: WebhookEventService;
   /** Webhook endpoints (`/v1/webhook_endpoint`). */
   webhookEndpoints: WebhookEndpointService;
   /** Delivers recorded events (run by the webhook delivery worker). */
   webhookDelivery: WebhookDeliveryService;
-  /** What pharmacy staff do (admin CLI; the sandbox's simulator). */
-  operations: PharmacyOperations;
   /** The sandbox's simulated pharmacy (run by its worker). */
   sandboxSimulator: SandboxSimulator;
+  /** The sandbox's simulated prescriber (`POST /v1/sandbox/electronic_prescriptions`). */
+  sandboxPrescriber: SandboxPrescriber;
   /** The bundled OpenAPI document, as served at /v1/open-api/api.yml. */
   openApiDocument: string;
 }
 
-export function createServices(db: Db, config: Config, baseTransactor: Transactor = new SimpleTransactor(db)): Services {
-  const webhookEndpoints = new WebhookEndpointService(db, baseTransactor, new LazySecretBox(config), config.webhooks);
-  const webhookDelivery = new WebhookDeliveryService(db, baseTransactor, webhookEndpoints, config.webhooks);
-  // Units of work that record events wake the delivery worker once they commit.
-  const outbox = new CountingOutbox();
-  const transactor = new NotifyingTransactor(baseTransactor, outbox, () => webhookDelivery.notify());
+/** The composition root: every service with what it depends on, passed explicitly. */
+export function createServices(database: DatabaseHandle, config: Config, log?: FastifyBaseLogger): Services {
+  const { db } = database;
+  const transactor = transactorFor(database);
+  const jobs = new JobClaims(db, transactor, database.dialect);
+
+  const webhookEndpoints = new WebhookEndpointService(new WebhookEndpointRepository(db), transactor, new LazySecretBox(config), config.webhooks);
+  const webhookDelivery = new WebhookDeliveryService(new WebhookDeliveryRepository(), jobs, transactor, webhookEndpoints, config.webhooks, log);
+  const scheduler = new SandboxScheduler(config.sandboxStepDelayMs);
+  const units = new UnitsOfWork(transactor, {
+    // Sandbox records start the simulated pharmacy's schedule; committed events wake delivery at once.
+    started: (uow, owner, subject, token) => scheduler.schedule(uow, owner, subject, token),
+    committed: () => webhookDelivery.notify(),
+  });
+
   const customerRepository = new CustomerRepository(db);
   const patients = new PatientService(new PatientRepository(db), transactor, new ReadCache(config.readCacheTtlMs));
-  const deps: ServiceDeps = { db, transactor, config, patients, outbox, sandbox: new SandboxScheduler(config.sandboxStepDelayMs) };
-  const orders = new OrderService(deps);
-  const operations = new PharmacyOperations(deps, orders);
+  const prescriptionRepository = new PrescriptionRepository(db);
+  const prescriptions = new PrescriptionService(prescriptionRepository, patients);
+  const prescriptionIntake = new PrescriptionIntake(prescriptionRepository, patients, config.pharmacy);
+  const prescribers = new PrescriberService(new PrescriberRepository(db));
+  const insurances = new InsuranceService(new InsuranceRepository(db));
+  const copayRequests = new CopayRequestService(new CopayRequestRepository(db));
+
+  const transferRepository = new TransferRepository(db);
+  const transferLifecycle = new TransferLifecycle(transferRepository, prescriptionIntake);
+  const directTransferRepository = new DirectTransferRepository(db);
+  const directTransferLifecycle = new DirectTransferLifecycle(directTransferRepository, prescriptionIntake);
+  const fillRequestRepository = new FillRequestRepository(db);
+  const orderRepository = new OrderRepository(db);
+  const fillLifecycle = new FillLifecycle(fillRequestRepository, orderRepository, prescriptions);
+
   return {
+    units,
     apiKeys: new ApiKeyAuthenticator(customerRepository),
     customers: new CustomerService(customerRepository),
     patients,
-    prescriptions: new PrescriptionService(new PrescriptionRepository(db), patients),
-    transfers: new TransferService(deps),
-    directTransfers: new DirectTransferService(deps),
-    prescribers: new PrescriberService(deps),
-    fillRequests: new FillRequestService(deps),
-    orders,
-    insurances: new InsuranceService(deps),
-    copayRequests: new CopayRequestService(deps),
-    eventFeed: new EventFeedService(deps),
+    prescriptions,
+    prescriptionIntake,
+    transfers: new TransferService(transferRepository, units, patients, prescriptions),
+    transferLifecycle,
+    directTransfers: new DirectTransferService(directTransferRepository, units, patients, prescribers, config.pharmacy),
+    directTransferLifecycle,
+    prescribers,
+    fillRequests: new FillRequestService(fillRequestRepository, units, patients, prescriptions, insurances, copayRequests),
+    fillLifecycle,
+    orders: new OrderService(orderRepository),
+    insurances,
+    copayRequests,
+    webhookEvents: new WebhookEventService(new WebhookEventRepository(db)),
     webhookEndpoints,
     webhookDelivery,
-    operations,
-    sandboxSimulator: new SandboxSimulator(db, transactor, operations, config.sandboxStepDelayMs),
+    sandboxSimulator: new SandboxSimulator(
+      jobs,
+      units,
+      {
+        transfer: transferScript(transferLifecycle),
+        direct_transfer: directTransferScript(directTransferLifecycle),
+        fill_request: fillRequestScript(fillLifecycle),
+      },
+      config.sandboxStepDelayMs,
+      log,
+    ),
+    sandboxPrescriber: new SandboxPrescriber(units, prescriptionIntake),
     openApiDocument: readFileSync(openApiDocumentPath, 'utf8'),
   };
 }

@@ -1,7 +1,7 @@
 import { stringify } from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
-import type { Transactor } from '../src/db/transactor.js';
+import { withFailingUnits } from './support/failing-units.js';
 import { createPatient } from './support/fixtures.js';
 import { pharmacyEnv, thisPharmacy } from './support/lifecycle-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -225,20 +225,10 @@ describe('a direct transfer that fails writes nothing', () => {
   });
 
   it('rolls back the prescriber with the direct transfer when storing fails midway', async () => {
-    const service = t.app.services.directTransfers as unknown as { deps: { transactor: Transactor } };
-    const real = service.deps.transactor;
-    service.deps.transactor = {
-      run: (work) => real.run(async (trx) => {
-        await work(trx);
-        throw new Error('simulated failure after the writes');
-      }),
-    };
-    try {
+    await withFailingUnits(t.app.services.directTransfers, t.database.handle.db, async () => {
       const { response } = await submit(acme.sandbox_api_key, body({ prescriber: { ...prescriber, npi } }));
       expect(response.status).toBe(500);
-    } finally {
-      service.deps.transactor = real;
-    }
+    });
     expect(await prescribersWithNpi(acme.customer_id)).toEqual([]);
     const stored = await t.database.handle.db.selectFrom('direct_transfers').select('token').where('prescriber', 'like', `%${npi}%`).execute();
     expect(stored).toEqual([]);

@@ -1,8 +1,8 @@
-import { EventOutbox } from '../src/events/event-outbox.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
-import type { PrescriptionsTable } from '../src/db/tables.js';
+import { UnitsOfWork } from '../src/events/unit-of-work.js';
+import { FillRequestRepository } from '../src/fill-requests/fill-request-repository.js';
+import type { PrescriptionsTable } from '../src/prescriptions/prescription-tables.js';
 import { SimpleTransactor, type Transactor } from '../src/db/transactor.js';
 import { FillRequestService } from '../src/fill-requests/fill-request-service.js';
 import { createPatient, insertPrescription, destination } from './support/fixtures.js';
@@ -384,13 +384,14 @@ describe('a fill that fails inside the unit of work', () => {
         return inner.run(work);
       },
     };
-    const service = new FillRequestService({ db, transactor: racing, config: loadConfig({ LOG_LEVEL: 'silent' }), patients: t.app.services.patients, outbox: new EventOutbox() });
+    const { patients, prescriptions, insurances, copayRequests } = t.app.services;
+    const service = new FillRequestService(new FillRequestRepository(db), new UnitsOfWork(racing), patients, prescriptions, insurances, copayRequests);
     const body = {
       ...cashBody(patient, [rx.token, last.token]),
       patient_payment_type: 'insurance',
       insurances: [{ cardholder_id: 'ROLLBACK1', rx_bin: '610014' }],
     };
-    await expect(service.create({ customerId: acme.customer_id, environment: 'sandbox' }, body as never)).rejects.toMatchObject({
+    await expect(service.create({ customerId: acme.customer_id, environment: 'sandbox' }, body as never, 'test')).rejects.toMatchObject({
       statusCode: 400,
       body: { validation_errors: [{ key: 'medications.1.prescription_token', message: 'is not fillable: it has no refills remaining' }] },
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
-import { FillRequestNotDispensableError } from '../src/orders/order-service.js';
+import { LifecycleError } from '../src/errors.js';
 import { createPatient, insertPrescription, destination } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -14,6 +14,12 @@ beforeAll(async () => {
   globex = await t.customer('Globex');
 });
 afterAll(async () => t?.close());
+
+/** The pharmacy dispenses the request (as staff or the sandbox would): its order. */
+async function dispense(requestId: string) {
+  const { order_token } = await t.app.services.units.run('test', (uow) => t.app.services.fillLifecycle.dispense(uow, requestId));
+  return { token: order_token };
+}
 
 
 /** Submits a fill request of two prescriptions (one a refill) and OTC products; answers its request_id. */
@@ -47,7 +53,7 @@ async function submitted(key = acme.sandbox_api_key, customer = acme, environmen
 describe('an order, once the pharmacy processes a fill request', () => {
   it('answers what was dispensed: fill numbers, rx numbers and remaining refills, and the request lists it', async () => {
     const { requestId, patient, first, refill } = await submitted();
-    const order = await t.app.services.orders.createForFillRequest(requestId);
+    const order = await dispense(requestId);
     const { data, response } = await t.client(acme.sandbox_api_key).GET('/v1/order/{token}', { params: { path: { token: order.token } } });
     expect(response.status).toBe(200);
     expect(data).toEqual({
@@ -101,15 +107,16 @@ describe('an order, once the pharmacy processes a fill request', () => {
 
   it('is created once: dispensing the same request again is refused and writes nothing', async () => {
     const { requestId } = await submitted();
-    const order = await t.app.services.orders.createForFillRequest(requestId);
-    await expect(t.app.services.orders.createForFillRequest(requestId)).rejects.toBeInstanceOf(FillRequestNotDispensableError);
+    const order = await dispense(requestId);
+    await expect(dispense(requestId)).rejects.toMatchObject({ code: 'NOT_PENDING' });
+    await expect(dispense(requestId)).rejects.toBeInstanceOf(LifecycleError);
     const orders = await t.database.handle.db.selectFrom('orders').select('token').where('fill_request_token', '=', requestId).execute();
     expect(orders).toEqual([{ token: order.token }]);
   });
 
   it('answers 404 for an unknown order, another customer’s and the other environment’s', async () => {
     const { requestId } = await submitted();
-    const order = await t.app.services.orders.createForFillRequest(requestId);
+    const order = await dispense(requestId);
     const get = (key: string, token: string) => t.client(key).GET('/v1/order/{token}', { params: { path: { token } } });
     for (const [key, token] of [
       [acme.sandbox_api_key, 'nosuchorder'],

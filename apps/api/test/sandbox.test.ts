@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
-import { TRANSFER_REJECTION_CODES, TRANSFER_REJECTIONS } from '../src/operations/rejection-codes.js';
+import { TRANSFER_REJECTION_CODES, TRANSFER_REJECTIONS } from '../src/transfers/rejection-codes.js';
 import { eventProblems, eventsOf, waitFor, type StoredEvent } from './support/event-schemas.js';
 import { createPatient, destination, insertPrescription } from './support/fixtures.js';
 import { directTransferBody, pharmacyEnv, transferBody } from './support/lifecycle-fixtures.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
-import type { Transactor } from '../src/db/transactor.js';
+import { withFailingUnits } from './support/failing-units.js';
 import { createPatient, insertPrescription } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -184,22 +184,12 @@ describe('a request that fails writes nothing', () => {
   it('rolls back the request and its medications together when storing fails midway', async () => {
     const broken = await t.customer('Broken');
     const own = await createPatient(t, broken.sandbox_api_key);
-    const service = t.app.services.transfers as unknown as { deps: { transactor: Transactor } };
-    const real = service.deps.transactor;
+    const db = t.database.handle.db;
     // Every write of the request runs, then the unit of work fails before it commits.
-    service.deps.transactor = {
-      run: (work) => real.run(async (trx) => {
-        await work(trx);
-        throw new Error('simulated failure after the writes');
-      }),
-    };
-    try {
+    await withFailingUnits(t.app.services.transfers, db, async () => {
       const { response } = await requestTransfer(broken.sandbox_api_key, { patient_token: own, ...fromPharmacy });
       expect(response.status).toBe(500);
-    } finally {
-      service.deps.transactor = real;
-    }
-    const db = t.database.handle.db;
+    });
     expect(await db.selectFrom('transfer_requests').select('token').where('patient_token', '=', own).execute()).toEqual([]);
     const orphans = await db
       .selectFrom('transfer_medications')

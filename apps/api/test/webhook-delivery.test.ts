@@ -9,7 +9,6 @@ import { buildApp } from '../src/app.js';
 import type { Owner } from '../src/auth/principal.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
-import { nowIso } from '../src/tokens.js';
 import { createTestDatabase } from './support/test-database.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -262,37 +261,38 @@ describe('claims', () => {
     const customer = await t.customer();
     const owner: Owner = { customerId: customer.customer_id, environment: 'sandbox' };
     const db = t.database.handle.db;
-    const { WebhookDeliveryRepository } = await import('../src/events/webhook-delivery-repository.js');
-    const repository = new WebhookDeliveryRepository(db);
+    const { JobClaims } = await import('../src/db/job-claims.js');
+    const { SimpleTransactor } = await import('../src/db/transactor.js');
+    const { DELIVERIES } = await import('../src/webhook-deliveries/webhook-delivery-repository.js');
+    const jobs = new JobClaims(db, new SimpleTransactor(db), t.database.handle.dialect);
     // Held by another worker: a fresh claim does not take it.
     const event = await recordEvent(db, owner, 0, new Date(Date.now() + 60_000).toISOString());
-    const claimed = await repository.claimDue(nowIso(), new Date(Date.now() + 1000).toISOString(), 100);
+    const claimed = await jobs.claim(DELIVERIES, 100, 1000);
     expect(claimed.map((c) => c.id)).not.toContain(event.id);
   });
 });
 
 describe('waking the worker after a commit', () => {
   it('happens once a unit of work that recorded events commits, not on rollback nor without events', async () => {
-    const { CountingOutbox, NotifyingTransactor } = await import('../src/events/webhook-notify.js');
+    const { UnitsOfWork } = await import('../src/events/unit-of-work.js');
     const { SimpleTransactor } = await import('../src/db/transactor.js');
     const db = t.database.handle.db;
     const customer = await t.customer();
     const owner: Owner = { customerId: customer.customer_id, environment: 'sandbox' };
-    const outbox = new CountingOutbox();
     let wakes = 0;
-    const transactor = new NotifyingTransactor(new SimpleTransactor(db), outbox, () => wakes++);
+    const units = new UnitsOfWork(new SimpleTransactor(db), { committed: () => wakes++ });
     const event = { callbackType: 'NOTIFY_RX', details: {} };
 
-    await transactor.run(async (trx) => trx.selectFrom('customers').select('id').execute());
+    await units.run('test', (uow) => uow.trx.selectFrom('customers').select('id').execute());
     expect(wakes).toBe(0);
     await expect(
-      transactor.run(async (trx) => {
-        await outbox.record(trx, owner, event);
+      units.run('test', async (uow) => {
+        await uow.emit(owner, event);
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
     expect(wakes).toBe(0);
-    await transactor.run((trx) => outbox.record(trx, owner, event));
+    await units.run('test', (uow) => uow.emit(owner, event));
     expect(wakes).toBe(1);
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
-import { sendWebhook } from '../src/events/webhook-sender.js';
+import { sendWebhook } from '../src/webhook-endpoints/webhook-sender.js';
 import { loadSecretsKey, SecretBox } from '../src/webhook-endpoints/secret-box.js';
 import { isNonPublicAddress } from '../src/webhook-endpoints/url-policy.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

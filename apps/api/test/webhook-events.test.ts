@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Owner } from '../src/auth/principal.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import type { Db } from '../src/db/database.js';
-import { EventOutbox, type NewEvent } from '../src/events/event-outbox.js';
+import { recordEvent, type NewEvent } from '../src/events/event-outbox.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** 2026-01-15T00:00:00Z, in seconds: the day the events below happen. */
@@ -79,9 +79,8 @@ async function record(owner: Owner, at: number, ...args: Array<NewEvent | AlsoIn
   vi.setSystemTime(at * 1000);
   try {
     return await t.database.handle.db.transaction().execute(async (trx) => {
-      const outbox = new EventOutbox();
       const ids: string[] = [];
-      for (const event of events) ids.push((await outbox.record(trx, owner, event)).id);
+      for (const event of events) ids.push((await recordEvent(trx, owner, event, 'test')).id);
       await also?.(trx, ids);
       return ids;
     });

@@ -6,23 +6,27 @@
  *   set-webhook --customer <id> --environment sandbox|production --url <url>
  *       prints the endpoint; its "secret" only when the endpoint is new (shown once)
  *   transfer | direct-transfer | fill | prescription <action> ...   the pharmacy staff's actions
- *       (operation-commands.ts); each prints the records changed and the events recorded
+ *       (transfer-commands.ts, fill-commands.ts, prescription-commands.ts): each runs one action
+ *       of an area's lifecycle and prints the records changed and the events recorded
  */
 import { parseArgs } from 'node:util';
 import { ENVIRONMENTS, type Environment } from '../auth/principal.js';
 import { loadConfig } from '../config.js';
-import { CustomerRepository } from '../customers/customer-repository.js';
-import { CustomerService } from '../customers/customer-service.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { createServices } from '../services.js';
 import { CliError, type Command } from './command.js';
+import { fill, FILL_USAGE } from './fill-commands.js';
+import { prescription, PRESCRIPTION_USAGE } from './prescription-commands.js';
+import { directTransfer, transfer, TRANSFER_USAGE } from './transfer-commands.js';
 import { setWebhook } from './webhook-commands.js';
-import { OPERATION_USAGE, operationCommands } from './operation-commands.js';
 
 const USAGE = [
   'usage: pnpm admin create-customer --name <name> [--webhook-url <url>]',
   '       pnpm admin set-webhook --customer <id> --environment sandbox|production --url <url>',
-  ...OPERATION_USAGE,
+  ...TRANSFER_USAGE,
+  ...FILL_USAGE,
+  ...PRESCRIPTION_USAGE,
 ].join('\n');
 
 function protocolOf(url: string): string {
@@ -34,7 +38,7 @@ function protocolOf(url: string): string {
 }
 
 const commands: Record<string, Command> = {
-  async 'create-customer'(database, rest) {
+  async 'create-customer'(services, rest) {
     const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, 'webhook-url': { type: 'string' } }, strict: true });
     if (!values.name?.trim()) throw new CliError('--name is required', 2);
     const webhookUrl = values['webhook-url'];
@@ -42,12 +46,12 @@ const commands: Record<string, Command> = {
     if (webhookUrl !== undefined && !/^https?:$/.test(protocolOf(webhookUrl))) {
       throw new CliError('--webhook-url must be a valid http or https URL', 2);
     }
-    const created = await new CustomerService(new CustomerRepository(database.db)).create(values.name);
+    const created = await services.customers.create(values.name);
     if (webhookUrl === undefined) return created;
-    const endpoint = await setWebhook(database, loadConfig(), created.customer_id, 'sandbox', webhookUrl);
+    const endpoint = await setWebhook(services, created.customer_id, 'sandbox', webhookUrl);
     return { ...created, sandbox_webhook_secret: endpoint.secret };
   },
-  async 'set-webhook'(database, rest) {
+  async 'set-webhook'(services, rest) {
     const { values } = parseArgs({
       args: rest,
       options: { customer: { type: 'string' }, environment: { type: 'string' }, url: { type: 'string' } },
@@ -56,11 +60,14 @@ const commands: Record<string, Command> = {
     if (!values.customer) throw new CliError('--customer is required', 2);
     if (!ENVIRONMENTS.includes(values.environment as Environment)) throw new CliError('--environment must be sandbox or production', 2);
     if (!values.url) throw new CliError('--url is required', 2);
-    const endpoint = await setWebhook(database, loadConfig(), values.customer, values.environment as Environment, values.url);
+    const endpoint = await setWebhook(services, values.customer, values.environment as Environment, values.url);
     return { customer_id: values.customer, environment: values.environment, ...endpoint };
   },
-  // The pharmacy staff's actions (transfer, direct-transfer, fill, prescription): operation-commands.ts.
-  ...operationCommands,
+  // The pharmacy staff's actions, one command per lifecycle.
+  transfer,
+  'direct-transfer': directTransfer,
+  fill,
+  prescription,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -70,10 +77,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const database = openDatabase(loadConfig().databaseUrl);
+  const config = loadConfig();
+  const database = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database);
-    const output = await command(database, rest);
+    const output = await command(createServices(database, config), rest);
     process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;
   } catch (error) {

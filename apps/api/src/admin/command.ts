@@ -1,7 +1,10 @@
-import type { DatabaseHandle } from '../db/database.js';
+import { parseArgs } from 'node:util';
+import type { UnitOfWork } from '../events/unit-of-work.js';
+import type { Services } from '../services.js';
+import { randomToken } from '../tokens.js';
 
-/** An admin command: runs on the migrated database and answers what is printed as JSON. */
-export type Command = (database: DatabaseHandle, rest: string[]) => Promise<unknown>;
+/** An admin command: runs on the migrated database's services and answers what is printed as JSON. */
+export type Command = (services: Services, rest: string[]) => Promise<unknown>;
 
 /** A refused command: `message` goes to stderr with the usage, `code` is the exit code (2: bad arguments). */
 export class CliError extends Error {
@@ -10,5 +13,42 @@ export class CliError extends Error {
     readonly code = 1,
   ) {
     super(message);
+  }
+}
+
+/**
+ * Runs one staff action in its own unit of work, under a request id of its own (the events
+ * it records carry it); answers what the action answered and the events it recorded.
+ */
+export function staffAction<T extends object>(services: Services, action: (uow: UnitOfWork) => Promise<T>) {
+  return services.units.run(`admin_${randomToken(12)}`, async (uow) => ({ ...(await action(uow)), events: uow.events }));
+}
+
+/** `<command> <action> --option value...`: the action and the parsed options. */
+export function parseAction(rest: string[], actions: string[], options: string[]) {
+  const [action, ...args] = rest;
+  if (!action || !actions.includes(action)) throw new CliError(`the action must be one of ${actions.join(', ')}`, 2);
+  const { values } = parseArgs({
+    args,
+    options: Object.fromEntries(options.map((o) => [o, { type: 'string' as const }])),
+    strict: true,
+  });
+  return { action, values: values as Record<string, string | undefined> };
+}
+
+/** The value of a required option. */
+export function required(values: Record<string, string | undefined>, name: string): string {
+  const value = values[name];
+  if (!value?.trim()) throw new CliError(`--${name} is required`, 2);
+  return value;
+}
+
+/** The JSON value of an option, when given. */
+export function json<T>(text: string | undefined, name: string): T | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new CliError(`--${name} must be valid JSON`, 2);
   }
 }

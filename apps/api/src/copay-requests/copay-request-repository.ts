@@ -1,24 +1,19 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
-import type { CopayRequestsTable } from '../fill-requests/fill-request-tables.js';
+import { whereOwned } from '../db/ownership.js';
+import type { CopayRequestsTable } from './copay-request-tables.js';
 
 export type CopayRequestRow = CopayRequestsTable;
 
 export class CopayRequestRepository {
   constructor(private readonly db: Db) {}
 
-  async insertMany(rows: CopayRequestRow[], trx: Db = this.db): Promise<void> {
+  async insertMany(rows: CopayRequestRow[], trx: Db): Promise<void> {
     if (rows.length) await trx.insertInto('copay_requests').values(rows).execute();
   }
 
   async find(owner: Owner, token: string): Promise<CopayRequestRow | undefined> {
-    return this.db
-      .selectFrom('copay_requests')
-      .selectAll()
-      .where('token', '=', token)
-      .where('customer_id', '=', owner.customerId)
-      .where('environment', '=', owner.environment)
-      .executeTakeFirst();
+    return this.db.selectFrom('copay_requests').selectAll().where('token', '=', token).where(whereOwned(owner)).executeTakeFirst();
   }
 
   /** The ids of the copay requests a fill request opened, in the order of its medications. */

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import type { ApiKeysTable, CustomersTable } from '../db/tables.js';
+import type { ApiKeysTable, CustomersTable } from './customer-tables.js';
 
 export class CustomerRepository {
   constructor(private readonly db: Db) {}

@@ -32,4 +32,8 @@ export class CustomerService {
     );
     return { customer_id: id, sandbox_api_key: keys.sandbox!, production_api_key: keys.production! };
   }
+
+  exists(customerId: string): Promise<boolean> {
+    return this.customers.exists(customerId);
+  }
 }

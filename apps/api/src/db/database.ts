@@ -4,7 +4,19 @@ import { Kysely, PostgresDialect } from 'kysely';
 import Sqlite from 'libsql';
 import pg from 'pg';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
-import type { Database } from './tables.js';
+
+/**
+ * Every table, as Kysely sees it. The kernel names no table: each area declares its own
+ * into this interface from its `*-tables.ts`, by declaration merging:
+ *
+ *     declare module '../db/database.js' {
+ *       interface Database { transfer_requests: TransferRequestsTable }
+ *     }
+ */
+export interface Database {}
+
+/** Booleans are stored as 0 or 1 on both dialects. */
+export type Flag = 0 | 1;
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from './database.js';
-import type { Transactor } from './transactor.js';
 
 interface Pending {
   work: (trx: Db) => Promise<unknown>;
@@ -13,9 +12,9 @@ interface Pending {
  * embedded database has one writer, so units of work that arrive together are run in one
  * transaction, each inside its own savepoint: a unit that fails is rolled back alone, the
  * others commit together with one flush. Every caller hears back only after that commit,
- * so an answer is never sent for a write that is not on disk.
+ * so an answer is never sent for a write that is not on disk. A Transactor (transactor.ts).
  */
-export class GroupCommitTransactor implements Transactor {
+export class GroupCommitTransactor {
   private queue: Pending[] = [];
   private flushing = false;
   private scheduled = false;

@@ -7,6 +7,7 @@ import { events } from './migrations/004-events.js';
 import { webhookEndpoints } from './migrations/005-webhook-endpoints.js';
 import { sandboxSteps } from './migrations/006-sandbox-steps.js';
 import { eventFeed } from './migrations/007-event-feed.js';
+import { originRequestIds } from './migrations/008-origin-request-ids.js';
 
 /** Every migration, in order. Names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '005-webhook-endpoints': webhookEndpoints,
   '006-sandbox-steps': sandboxSteps,
   '007-event-feed': eventFeed,
+  '008-origin-request-ids': originRequestIds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,17 +1,29 @@
 import type { Db } from '../db/database.js';
-import type { DirectTransfersTable } from '../transfers/transfer-tables.js';
+import type { DirectTransferStatus, DirectTransfersTable } from './direct-transfer-tables.js';
 
 export type DirectTransferRow = DirectTransfersTable;
 
+/** SQL of direct transfers. */
 export class DirectTransferRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: DirectTransferRow, trx: Db = this.db): Promise<void> {
+  async insert(row: DirectTransferRow, trx: Db): Promise<void> {
     await trx.insertInto('direct_transfers').values(row).execute();
   }
 
   /** The direct transfer with this token in any customer's records (ownership is the service's concern). */
-  async findByToken(token: string): Promise<DirectTransferRow | undefined> {
-    return this.db.selectFrom('direct_transfers').selectAll().where('token', '=', token).executeTakeFirst();
+  async findByToken(token: string, trx: Db = this.db): Promise<DirectTransferRow | undefined> {
+    return trx.selectFrom('direct_transfers').selectAll().where('token', '=', token).executeTakeFirst();
+  }
+
+  /** Moves a pending direct transfer on; false when it is no longer pending. */
+  async finish(token: string, status: DirectTransferStatus, changes: Partial<DirectTransferRow>, trx: Db): Promise<boolean> {
+    const result = await trx
+      .updateTable('direct_transfers')
+      .set({ ...changes, status })
+      .where('token', '=', token)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 }

@@ -1,12 +1,14 @@
 import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import type { PharmacyIdentity } from '../config.js';
+import { isCalendarDate } from '../dates.js';
+import { ownerColumns, visibleTo } from '../db/ownership.js';
 import { forbidden, notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
-import { isCalendarDate } from '../patients/patient-identity.js';
-import { PrescriberService } from '../prescribers/prescriber-service.js';
-import type { ServiceDeps } from '../service-deps.js';
+import type { UnitsOfWork } from '../events/unit-of-work.js';
+import type { PatientService } from '../patients/patient-service.js';
+import type { PrescriberService } from '../prescribers/prescriber-service.js';
 import { nowIso, randomToken } from '../tokens.js';
-import { DirectTransferRepository, type DirectTransferRow } from './direct-transfer-repository.js';
+import type { DirectTransferRepository, DirectTransferRow } from './direct-transfer-repository.js';
 
 type Schemas = components['schemas'];
 export type DirectTransferCreate = Schemas['DirectTransferCreate'];
@@ -19,7 +21,7 @@ function same(a: string, b: string): boolean {
 }
 
 /** `transfer_to` names this pharmacy when all three parts match its records (trimmed, in any case). */
-export function isThisPharmacy(to: Schemas['DirectTransferTo'], pharmacy: PharmacyIdentity): boolean {
+function isThisPharmacy(to: Schemas['DirectTransferTo'], pharmacy: PharmacyIdentity): boolean {
   return same(to.name, pharmacy.name) && same(to.id_number, pharmacy.idNumber) && same(to.pharmacist, pharmacy.pharmacist);
 }
 
@@ -30,31 +32,30 @@ function dateErrors(rx: Schemas['DirectTransferPrescription']): ValidationErrorI
     .map((field) => ({ key: `prescription.${field}`, message: 'must be a valid date' }));
 }
 
-/** Direct transfers: create and read. */
+/** Direct transfers: create and read. New ones start `pending`; direct-transfer-lifecycle.ts moves them on. */
 export class DirectTransferService {
-  private readonly directTransfers: DirectTransferRepository;
-  private readonly prescribers: PrescriberService;
-
-  constructor(private readonly deps: ServiceDeps) {
-    this.directTransfers = new DirectTransferRepository(deps.db);
-    this.prescribers = new PrescriberService(deps);
-  }
+  constructor(
+    private readonly directTransfers: DirectTransferRepository,
+    private readonly units: UnitsOfWork,
+    private readonly patients: PatientService,
+    private readonly prescribers: PrescriberService,
+    private readonly pharmacy: PharmacyIdentity,
+  ) {}
 
   /** Records the direct transfer `pending`, with its prescriber; answers the stored row. */
-  async create(owner: Owner, input: DirectTransferCreate): Promise<DirectTransferRow> {
+  async create(owner: Owner, input: DirectTransferCreate, requestId: string): Promise<DirectTransferRow> {
     const errors = dateErrors(input.prescription);
-    if (!isThisPharmacy(input.transfer_to, this.deps.config.pharmacy)) {
+    if (!isThisPharmacy(input.transfer_to, this.pharmacy)) {
       errors.push({ key: 'transfer_to', message: 'does not match this pharmacy' });
     }
     if (errors.length) throw validationFailed(errors);
-    const patient = await this.deps.patients.get(owner, input.patient_token);
+    const patient = await this.patients.get(owner, input.patient_token);
     const now = nowIso();
-    return this.deps.transactor.run(async (trx) => {
-      const prescriberToken = await this.prescribers.record(trx, owner, input.prescriber);
+    return this.units.run(requestId, async (uow) => {
+      const prescriberToken = await this.prescribers.record(uow.trx, owner, input.prescriber);
       const row: DirectTransferRow = {
         token: randomToken(),
-        customer_id: owner.customerId,
-        environment: owner.environment,
+        ...ownerColumns(owner),
         patient_token: patient.token,
         prescriber_token: prescriberToken,
         status: 'pending',
@@ -67,8 +68,8 @@ export class DirectTransferService {
         created_at: now,
         updated_at: now,
       };
-      await this.directTransfers.insert(row, trx);
-      await this.deps.sandbox?.schedule(trx, owner, 'direct_transfer', row.token);
+      await this.directTransfers.insert(row, uow.trx);
+      await uow.started(owner, 'direct_transfer', row.token);
       return row;
     });
   }
@@ -79,10 +80,9 @@ export class DirectTransferService {
    * exist here.
    */
   async get(owner: Owner, token: string): Promise<DirectTransferRow> {
-    const row = await this.directTransfers.findByToken(token);
-    if (!row) throw notFound(DIRECT_TRANSFER_NOT_FOUND);
-    if (row.customer_id !== owner.customerId) throw forbidden(DIRECT_TRANSFER_NOT_OWNED);
-    if (row.environment !== owner.environment) throw notFound(DIRECT_TRANSFER_NOT_FOUND);
-    return row;
+    return visibleTo(await this.directTransfers.findByToken(token), owner, {
+      notFound: () => notFound(DIRECT_TRANSFER_NOT_FOUND),
+      otherCustomer: () => forbidden(DIRECT_TRANSFER_NOT_OWNED),
+    });
   }
 }

@@ -1,5 +1,6 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
+import { ownerColumns } from '../db/ownership.js';
 import { nowIso, randomToken } from '../tokens.js';
 
 /** An event as a state change reports it; the outbox adds id, timestamp and delivery state. */
@@ -11,6 +12,9 @@ export interface NewEvent {
   details: Record<string, unknown>;
 }
 
+/** The `details` of an event as its schema in the spec describes them (`Schemas['OrderEvent']` and so on). */
+export type EventDetails<Event extends { details: unknown }> = Event['details'] & Record<string, unknown>;
+
 /** The envelope of seed 6.1, exactly as delivered and listed. */
 export interface EventEnvelope {
   request_id?: string;
@@ -20,42 +24,45 @@ export interface EventEnvelope {
   timestamp: number;
 }
 
+export interface RecordedEvent {
+  id: string;
+  envelope: EventEnvelope;
+}
+
 /**
- * Records events in the unit of work of the state change they report (pass its `trx`), so
- * a state change is never without its event nor the reverse. Delivery workers pick them up
- * from the same table.
+ * Records an event in the unit of work of the state change it reports (the outbox), so a
+ * state change is never without its event nor the reverse; delivery workers pick it up from
+ * the same table. `originRequestId` is the request that caused it, logged by its deliveries.
  */
-export class EventOutbox {
-  async record(trx: Db, owner: Owner, event: NewEvent): Promise<{ id: string; envelope: EventEnvelope }> {
-    const now = nowIso();
-    const envelope: EventEnvelope = {
-      ...(event.requestId !== undefined ? { request_id: event.requestId } : {}),
+export async function recordEvent(trx: Db, owner: Owner, event: NewEvent, originRequestId: string): Promise<RecordedEvent> {
+  const now = nowIso();
+  const envelope: EventEnvelope = {
+    ...(event.requestId !== undefined ? { request_id: event.requestId } : {}),
+    callback_type: event.callbackType,
+    ...(event.status !== undefined ? { status: event.status } : {}),
+    details: event.details,
+    timestamp: Math.floor(Date.parse(now) / 1000),
+  };
+  const id = `msg_${randomToken(24)}`;
+  await trx
+    .insertInto('events')
+    .values({
+      id,
+      ...ownerColumns(owner),
       callback_type: event.callbackType,
-      ...(event.status !== undefined ? { status: event.status } : {}),
-      details: event.details,
-      timestamp: Math.floor(Date.parse(now) / 1000),
-    };
-    const id = `msg_${randomToken(24)}`;
-    await trx
-      .insertInto('events')
-      .values({
-        id,
-        customer_id: owner.customerId,
-        environment: owner.environment,
-        callback_type: event.callbackType,
-        status: event.status ?? null,
-        request_id: event.requestId ?? null,
-        payload: JSON.stringify(envelope),
-        timestamp: envelope.timestamp,
-        created_at: now,
-        delivery_status: 'pending',
-        delivery_status_code: null,
-        delivery_attempts: 0,
-        last_attempt_at: null,
-        next_attempt_at: now,
-        locked_until: null,
-      })
-      .execute();
-    return { id, envelope };
-  }
+      status: event.status ?? null,
+      request_id: event.requestId ?? null,
+      payload: JSON.stringify(envelope),
+      timestamp: envelope.timestamp,
+      created_at: now,
+      delivery_status: 'pending',
+      delivery_status_code: null,
+      delivery_attempts: 0,
+      last_attempt_at: null,
+      next_attempt_at: now,
+      locked_until: null,
+      origin_request_id: originRequestId,
+    })
+    .execute();
+  return { id, envelope };
 }

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Owned } from '../db/tables.js';
+import type { Owned } from '../db/ownership.js';
 
 /**
  * One row per event: the envelope sent to the customer's endpoint (and listed again by
@@ -28,8 +28,12 @@ export interface EventsTable extends Owned {
   next_attempt_at: string | null;
   /** A worker's claim on the event until then (several processes may share PostgreSQL). */
   locked_until: string | null;
+  /** The request that caused the event (an API request's id, `x-request-id`), logged by its deliveries. */
+  origin_request_id: string | null;
 }
 
-export interface EventTables {
-  events: EventsTable;
+declare module '../db/database.js' {
+  interface Database {
+    events: EventsTable;
+  }
 }

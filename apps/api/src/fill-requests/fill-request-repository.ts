@@ -1,8 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
-import type { PrescriptionsTable } from '../db/tables.js';
+import { whereOwned } from '../db/ownership.js';
 import type { FillRequestMedicationsTable, FillRequestsTable } from './fill-request-tables.js';
-import type { Fill } from './prescription-fill.js';
 
 export type FillRequestRow = FillRequestsTable;
 export type FillRequestMedicationRow = FillRequestMedicationsTable;
@@ -16,36 +15,30 @@ export interface FillRequestListQuery {
   limit: number;
 }
 
+/** The statuses a fill request can still be dispensed, held or refused from. */
+const OPEN = ['pending', 'triage'];
+
+/** SQL of fill requests and the fills they recorded. */
 export class FillRequestRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: FillRequestRow, medications: FillRequestMedicationRow[], trx: Db = this.db): Promise<void> {
+  async insert(row: FillRequestRow, medications: FillRequestMedicationRow[], trx: Db): Promise<void> {
     await trx.insertInto('fill_requests').values(row).execute();
     if (medications.length) await trx.insertInto('fill_request_medications').values(medications).execute();
   }
 
-  /** The fill request with this token in any customer's records (ownership is the service's concern). */
+  /** The fill request with this token in any customer's records (ownership is the caller's concern). */
   async findByToken(token: string, trx: Db = this.db): Promise<FillRequestRow | undefined> {
     return trx.selectFrom('fill_requests').selectAll().where('token', '=', token).executeTakeFirst();
   }
 
   async existsFor(owner: Owner, token: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('fill_requests')
-      .select('token')
-      .where('token', '=', token)
-      .where('customer_id', '=', owner.customerId)
-      .where('environment', '=', owner.environment)
-      .executeTakeFirst();
+    const row = await this.db.selectFrom('fill_requests').select('token').where('token', '=', token).where(whereOwned(owner)).executeTakeFirst();
     return row !== undefined;
   }
 
   async list(owner: Owner, q: FillRequestListQuery): Promise<FillRequestRow[]> {
-    let query = this.db
-      .selectFrom('fill_requests')
-      .selectAll()
-      .where('customer_id', '=', owner.customerId)
-      .where('environment', '=', owner.environment);
+    let query = this.db.selectFrom('fill_requests').selectAll().where(whereOwned(owner));
     if (q.metadata !== undefined) query = query.where('metadata', '=', q.metadata);
     if (q.createdAt) query = query.where('created_at', q.createdAt.op, q.createdAt.value);
     const after = q.after;
@@ -60,33 +53,36 @@ export class FillRequestRepository {
     return query.orderBy('created_at').orderBy('token').limit(q.limit).execute();
   }
 
-  /** Prescriptions by token, in one query (visibility is the service's concern). */
-  async prescriptions(tokens: string[], trx: Db = this.db): Promise<PrescriptionsTable[]> {
-    if (!tokens.length) return [];
-    return trx.selectFrom('prescriptions').selectAll().where('token', 'in', tokens).execute();
+  /** The fills a fill request recorded when it was submitted, in the order of its medications. */
+  async fillsOf(fillRequestToken: string, trx: Db): Promise<FillRequestMedicationRow[]> {
+    return trx
+      .selectFrom('fill_request_medications')
+      .selectAll()
+      .where('fill_request_token', '=', fillRequestToken)
+      .orderBy('position')
+      .execute();
   }
 
-  /**
-   * Records a fill on a prescription only if it still holds what `seen` held (compare and
-   * set): of two concurrent fills of the last refill only one matches, the other updates
-   * nothing and answers false.
-   */
-  async applyFill(seen: PrescriptionsTable, fill: Fill, trx: Db): Promise<boolean> {
+  /** Holds (triage) or refuses (error) a request not yet processed; false when it already was. */
+  async setStatus(token: string, status: 'triage' | 'error', at: string, trx: Db): Promise<boolean> {
     const result = await trx
-      .updateTable('prescriptions')
-      .set({
-        refills_remaining: fill.refills_remaining,
-        quantity_remaining: fill.quantity_remaining,
-        date_filled_utc: fill.date_filled_utc,
-        last_filled_date: fill.last_filled_date,
-      })
-      .where('token', '=', seen.token)
-      .where('status', '=', 'active')
-      .where('quantity_remaining', '=', seen.quantity_remaining)
-      .where('refills_remaining', '=', seen.refills_remaining)
-      .where((eb) =>
-        seen.date_filled_utc === null ? eb('date_filled_utc', 'is', null) : eb('date_filled_utc', '=', seen.date_filled_utc),
-      )
+      .updateTable('fill_requests')
+      .set({ status, updated_at: at })
+      .where('token', '=', token)
+      .where('status', 'in', OPEN)
+      .where('order_token', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Marks a request filled by its order unless it was already processed (answers false then). */
+  async markFilled(token: string, orderToken: string, at: string, trx: Db): Promise<boolean> {
+    const result = await trx
+      .updateTable('fill_requests')
+      .set({ status: 'filled', order_token: orderToken, updated_at: at })
+      .where('token', '=', token)
+      .where('status', 'in', OPEN)
+      .where('order_token', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }

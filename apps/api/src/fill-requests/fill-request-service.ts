@@ -1,21 +1,16 @@
 import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
-import { CopayRequestRepository, type CopayRequestRow } from '../copay-requests/copay-request-repository.js';
-import type { Db } from '../db/database.js';
-import type { PrescriptionsTable } from '../db/tables.js';
+import type { CopayRequestService } from '../copay-requests/copay-request-service.js';
+import { ownerColumns, visibleTo } from '../db/ownership.js';
 import { forbidden, invalidField, notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
-import { InsuranceRepository, type InsuranceRow } from '../insurances/insurance-repository.js';
+import type { UnitsOfWork } from '../events/unit-of-work.js';
+import type { InsuranceService } from '../insurances/insurance-service.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
-import type { ServiceDeps } from '../service-deps.js';
+import type { PatientService } from '../patients/patient-service.js';
+import { unfillableReason } from '../prescriptions/fillable.js';
+import type { PrescriptionService } from '../prescriptions/prescription-service.js';
 import { randomToken } from '../tokens.js';
-import {
-  FillRequestRepository,
-  type CreatedAtOperator,
-  type FillRequestMedicationRow,
-  type FillRequestRow,
-} from './fill-request-repository.js';
-import { nextFill, type Fill } from './prescription-fill.js';
-import { unfillableReason } from '../prescriptions/prescription-presenter.js';
+import type { CreatedAtOperator, FillRequestMedicationRow, FillRequestRepository, FillRequestRow } from './fill-request-repository.js';
 
 type Schemas = components['schemas'];
 export type FillRequestCreate = Schemas['FillRequestCreate'];
@@ -24,8 +19,6 @@ export const FILL_REQUEST_NOT_FOUND = 'Fill request not found.';
 export const FILL_REQUEST_OF_ANOTHER_CUSTOMER = 'This record belongs to another customer.';
 export const FILL_REQUEST_RECEIVED = 'Fill request received.';
 const DEFAULT_LIMIT = 20;
-/** Attempts to record a fill when concurrent fills keep changing the prescription underneath. */
-const FILL_ATTEMPTS = 5;
 
 const OPERATORS: Record<string, CreatedAtOperator> = { lt: '<', gt: '>', lte: '<=', gte: '>=', eq: '=' };
 
@@ -63,31 +56,30 @@ function parseCreatedAt(value: string): { op: CreatedAtOperator; value: string }
   return { op: OPERATORS[match[1]!]!, value: at.toISOString() };
 }
 
-/** Fill requests: create (which fills the prescriptions), read, list. */
+/** Fill requests: create (which fills the prescriptions), read, list. fill-lifecycle.ts carries them on. */
 export class FillRequestService {
-  private readonly fillRequests: FillRequestRepository;
-  private readonly insurances: InsuranceRepository;
-  private readonly copayRequests: CopayRequestRepository;
-
-  constructor(private readonly deps: ServiceDeps) {
-    this.fillRequests = new FillRequestRepository(deps.db);
-    this.insurances = new InsuranceRepository(deps.db);
-    this.copayRequests = new CopayRequestRepository(deps.db);
-  }
+  constructor(
+    private readonly fillRequests: FillRequestRepository,
+    private readonly units: UnitsOfWork,
+    private readonly patients: PatientService,
+    private readonly prescriptions: PrescriptionService,
+    private readonly insurances: InsuranceService,
+    private readonly copayRequests: CopayRequestService,
+  ) {}
 
   /**
    * Checks every record the body names, then in one unit of work stores the insurance
    * records its card fields describe, fills each prescription, stores the request and opens
    * its copay requests. Any refusal writes nothing.
    */
-  async create(owner: Owner, input: FillRequestCreate): Promise<FillRequestRow> {
-    const patient = await this.deps.patients.get(owner, input.patient_token);
+  async create(owner: Owner, input: FillRequestCreate, requestId: string): Promise<FillRequestRow> {
+    const patient = await this.patients.get(owner, input.patient_token);
     const medications = input.medications ?? [];
     const plans = input.insurances ?? [];
     const namedInsurances = plans.flatMap((p) => (p.insurance_token ? [p.insurance_token] : []));
 
     const [prescriptions, ownInsurances, replacementExists] = await Promise.all([
-      this.fillRequests.prescriptions(medications.map((m) => m.prescription_token)),
+      this.prescriptions.findMany(medications.map((m) => m.prescription_token)),
       this.insurances.tokensOfPatient(patient.token, namedInsurances),
       input.replacement_order === undefined ? true : this.fillRequests.existsFor(owner, input.replacement_order),
     ]);
@@ -117,106 +109,54 @@ export class FillRequestService {
 
     const createdAt = now.toISOString();
     const token = randomToken();
-    // Card fields without a token become an insurance record of the patient; the request names every plan by token.
-    const newInsurances: InsuranceRow[] = [];
-    const planTokens = plans.map((p) => {
-      if (p.insurance_token) return p.insurance_token;
-      const row: InsuranceRow = {
-        token: randomToken(),
-        customer_id: owner.customerId,
-        environment: owner.environment,
-        patient_token: patient.token,
-        cardholder_id: p.cardholder_id!,
-        rx_bin: p.rx_bin!,
-        rx_group: p.rx_group ?? null,
-        pcn: p.pcn ?? null,
-        phone_number: p.phone_number ?? null,
-        insurance_card_image_url: p.insurance_card_image_url ?? null,
-        created_at: createdAt,
-      };
-      newInsurances.push(row);
-      return row.token;
-    });
     const shippingMethod = input.shipping_method ?? 'usps_first';
-    const { insurances: _cards, ...submitted } = input;
-    const payload: Omit<Schemas['FillRequest'], 'request_id' | 'status' | 'created_at' | 'copay_request_ids'> = {
-      ...submitted,
-      ...(input.insurances ? { insurances: planTokens.map((t) => ({ insurance_token: t })) } : {}),
-      shipping_method: shippingMethod,
-    };
-    const row: FillRequestRow = {
-      token,
-      customer_id: owner.customerId,
-      environment: owner.environment,
-      patient_token: patient.token,
-      status: input.check_in ? 'triage' : 'pending',
-      patient_payment_type: input.patient_payment_type,
-      metadata: input.metadata ?? null,
-      shipping_method: shippingMethod,
-      replacement_order: input.replacement_order ?? null,
-      check_in: input.check_in ? 1 : 0,
-      payload: JSON.stringify(payload),
-      order_token: null,
-      created_at: createdAt,
-      updated_at: createdAt,
-    };
-    const primaryPlan = input.patient_payment_type === 'insurance' ? planTokens[0] : undefined;
-
-    await this.deps.transactor.run(async (trx) => {
-      await this.insurances.insertMany(newInsurances, trx);
+    return this.units.run(requestId, async (uow) => {
+      // Card fields without a token become an insurance record of the patient; the request names every plan by token.
+      const planTokens = await this.insurances.record(uow.trx, owner, patient.token, plans, createdAt);
+      const { insurances: _cards, ...submitted } = input;
+      const payload: Omit<Schemas['FillRequest'], 'request_id' | 'status' | 'created_at' | 'copay_request_ids'> = {
+        ...submitted,
+        ...(input.insurances ? { insurances: planTokens.map((t) => ({ insurance_token: t })) } : {}),
+        shipping_method: shippingMethod,
+      };
+      const row: FillRequestRow = {
+        token,
+        ...ownerColumns(owner),
+        patient_token: patient.token,
+        status: input.check_in ? 'triage' : 'pending',
+        patient_payment_type: input.patient_payment_type,
+        metadata: input.metadata ?? null,
+        shipping_method: shippingMethod,
+        replacement_order: input.replacement_order ?? null,
+        check_in: input.check_in ? 1 : 0,
+        payload: JSON.stringify(payload),
+        order_token: null,
+        created_at: createdAt,
+        updated_at: createdAt,
+      };
       const fills: FillRequestMedicationRow[] = [];
       for (const [i, m] of medications.entries()) {
-        const fill = await this.fill(byToken.get(m.prescription_token)!, i, now, trx);
-        fills.push({ fill_request_token: token, position: i, prescription_token: m.prescription_token, ...pick(fill) });
+        const outcome = await this.prescriptions.fill(uow.trx, byToken.get(m.prescription_token)!, now);
+        if ('refused' in outcome) throw validationFailed([notFillable(i, outcome.refused)]);
+        const { fill_number, quantity, days_supply, refills_remaining, quantity_remaining } = outcome.filled;
+        fills.push({ fill_request_token: token, position: i, prescription_token: m.prescription_token, fill_number, quantity, days_supply, refills_remaining, quantity_remaining });
       }
-      await this.fillRequests.insert(row, fills, trx);
-      await this.deps.sandbox?.schedule(trx, owner, 'fill_request', token);
+      await this.fillRequests.insert(row, fills, uow.trx);
+      await uow.started(owner, 'fill_request', token);
+      const primaryPlan = input.patient_payment_type === 'insurance' ? planTokens[0] : undefined;
       if (primaryPlan) {
-        const copays: CopayRequestRow[] = fills.map((f) => ({
-          token: randomToken(),
-          customer_id: owner.customerId,
-          environment: owner.environment,
-          fill_request_token: token,
-          position: f.position,
-          patient_token: patient.token,
-          prescription_token: f.prescription_token,
-          insurance_token: primaryPlan,
-          status: 'pending',
-          copay_amount_cents: null,
-          days_supply: f.days_supply,
-          quantity: f.quantity,
-          message: null,
-          created_at: createdAt,
-          completed_at: null,
-        }));
-        await this.copayRequests.insertMany(copays, trx);
+        await this.copayRequests.open(uow.trx, owner, { fillRequestToken: token, patientToken: patient.token, insuranceToken: primaryPlan, createdAt }, fills);
       }
+      return row;
     });
-    return row;
-  }
-
-  /**
-   * Records the next fill of a prescription with a conditional update; when a concurrent
-   * fill changed it since it was read, reads it again and retries, and refuses it once it
-   * is no longer fillable (so two fills of the last refill never both succeed).
-   */
-  private async fill(seen: PrescriptionsTable, index: number, now: Date, trx: Db): Promise<Fill> {
-    let rx: PrescriptionsTable | undefined = seen;
-    for (let attempt = 0; attempt < FILL_ATTEMPTS && rx; attempt++) {
-      const fill = nextFill(rx, now);
-      if (!fill) break;
-      if (await this.fillRequests.applyFill(rx, fill, trx)) return fill;
-      [rx] = await this.fillRequests.prescriptions([seen.token], trx);
-    }
-    throw validationFailed([notFillable(index, rx ? unfillableReason(rx, now) : null)]);
   }
 
   /** Another customer's request answers 403; one of the other environment does not exist here. */
   async get(owner: Owner, token: string): Promise<FillRequestRecord> {
-    const row = await this.fillRequests.findByToken(token);
-    if (!row) throw notFound(FILL_REQUEST_NOT_FOUND);
-    if (row.customer_id !== owner.customerId) throw forbidden(FILL_REQUEST_OF_ANOTHER_CUSTOMER);
-    if (row.environment !== owner.environment) throw notFound(FILL_REQUEST_NOT_FOUND);
+    const row = visibleTo(await this.fillRequests.findByToken(token), owner, {
+      notFound: () => notFound(FILL_REQUEST_NOT_FOUND),
+      otherCustomer: () => forbidden(FILL_REQUEST_OF_ANOTHER_CUSTOMER),
+    });
     return { row, copayRequestIds: await this.copayRequests.idsForFillRequest(token) };
   }
 
@@ -236,14 +176,4 @@ export class FillRequestService {
       next_page_token: rows.length > limit && last ? encodeCursor({ after: last.created_at, token: last.token }) : null,
     };
   }
-}
-
-function pick(fill: Fill): Omit<FillRequestMedicationRow, 'fill_request_token' | 'position' | 'prescription_token'> {
-  return {
-    fill_number: fill.fill_number,
-    quantity: fill.quantity,
-    days_supply: fill.days_supply,
-    refills_remaining: fill.refills_remaining,
-    quantity_remaining: fill.quantity_remaining,
-  };
 }

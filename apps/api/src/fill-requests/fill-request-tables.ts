@@ -1,4 +1,5 @@
-import type { Flag, Owned } from '../db/tables.js';
+import type { Flag } from '../db/database.js';
+import type { Owned } from '../db/ownership.js';
 
 /** A submitted fill request; `payload` keeps the body as submitted (JSON) for the read. */
 export interface FillRequestsTable extends Owned {
@@ -32,38 +33,6 @@ export interface FillRequestMedicationsTable {
   quantity_remaining: number;
 }
 
-/** A patient's insurance plan. `cardholder_id` is stored whole and answered masked. */
-export interface InsurancesTable extends Owned {
-  token: string;
-  patient_token: string;
-  cardholder_id: string;
-  rx_bin: string;
-  rx_group: string | null;
-  pcn: string | null;
-  phone_number: string | null;
-  insurance_card_image_url: string | null;
-  created_at: string;
-}
-
-/** The patient's cost of one prescription under one plan, adjudicated asynchronously. */
-export interface CopayRequestsTable extends Owned {
-  token: string;
-  fill_request_token: string;
-  position: number;
-  patient_token: string;
-  prescription_token: string;
-  insurance_token: string;
-  /** pending, completed or failed. */
-  status: string;
-  /** In cents, so no binary fraction ever rounds money; null until completed. */
-  copay_amount_cents: number | null;
-  days_supply: number;
-  quantity: number;
-  message: string | null;
-  created_at: string;
-  completed_at: string | null;
-}
-
 /** The order a processed fill request produced. Medications are a JSON snapshot of the dispense. */
 export interface OrdersTable extends Owned {
   token: string;
@@ -84,11 +53,10 @@ export interface OrdersTable extends Owned {
   created_at: string;
 }
 
-/** Tables of fill requests, orders, insurances and copay requests (migration 003). */
-export interface FillRequestTables {
-  fill_requests: FillRequestsTable;
-  fill_request_medications: FillRequestMedicationsTable;
-  insurances: InsurancesTable;
-  copay_requests: CopayRequestsTable;
-  orders: OrdersTable;
+declare module '../db/database.js' {
+  interface Database {
+    fill_requests: FillRequestsTable;
+    fill_request_medications: FillRequestMedicationsTable;
+    orders: OrdersTable;
+  }
 }

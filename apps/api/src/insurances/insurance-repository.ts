@@ -1,25 +1,20 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
-import type { InsurancesTable } from '../fill-requests/fill-request-tables.js';
+import { whereOwned } from '../db/ownership.js';
+import type { InsurancesTable } from './insurance-tables.js';
 
 export type InsuranceRow = InsurancesTable;
 
 export class InsuranceRepository {
   constructor(private readonly db: Db) {}
 
-  async insertMany(rows: InsuranceRow[], trx: Db = this.db): Promise<void> {
+  async insertMany(rows: InsuranceRow[], trx: Db): Promise<void> {
     if (rows.length) await trx.insertInto('insurances').values(rows).execute();
   }
 
   /** The caller's insurance record with this token, if any. */
   async find(owner: Owner, token: string): Promise<InsuranceRow | undefined> {
-    return this.db
-      .selectFrom('insurances')
-      .selectAll()
-      .where('token', '=', token)
-      .where('customer_id', '=', owner.customerId)
-      .where('environment', '=', owner.environment)
-      .executeTakeFirst();
+    return this.db.selectFrom('insurances').selectAll().where('token', '=', token).where(whereOwned(owner)).executeTakeFirst();
   }
 
   /** Which of these tokens name insurance records of this patient (one query for all). */

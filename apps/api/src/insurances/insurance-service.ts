@@ -1,22 +1,56 @@
+import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
+import type { Db } from '../db/database.js';
+import { ownerColumns } from '../db/ownership.js';
 import { notFound } from '../errors.js';
-import type { ServiceDeps } from '../service-deps.js';
-import { InsuranceRepository, type InsuranceRow } from './insurance-repository.js';
+import { randomToken } from '../tokens.js';
+import type { InsuranceRepository, InsuranceRow } from './insurance-repository.js';
 
 export const INSURANCE_NOT_FOUND = 'Unable to find Insurance.';
 
-/** Insurance records (created by fill requests, see FillRequestService). */
-export class InsuranceService {
-  private readonly insurances: InsuranceRepository;
+/** A plan as a fill request names it: by token, or by its card fields. */
+export type InsurancePlan = components['schemas']['FillRequestInsurance'];
 
-  constructor(deps: ServiceDeps) {
-    this.insurances = new InsuranceRepository(deps.db);
-  }
+/** A patient's insurance records: created from the card fields of fill requests, read by token. */
+export class InsuranceService {
+  constructor(private readonly insurances: InsuranceRepository) {}
 
   /** Another customer's record, or one of the other environment, does not exist here. */
   async get(owner: Owner, token: string): Promise<InsuranceRow> {
     const row = await this.insurances.find(owner, token);
     if (!row) throw notFound(INSURANCE_NOT_FOUND);
     return row;
+  }
+
+  /** Which of these tokens name insurance records of this patient. */
+  tokensOfPatient(patientToken: string, tokens: string[]): Promise<Set<string>> {
+    return this.insurances.tokensOfPatient(patientToken, tokens);
+  }
+
+  /**
+   * Stores a record of the patient for every plan given by its card fields, in the caller's
+   * unit of work; answers every plan's token, in order (a plan named by token keeps it).
+   */
+  async record(trx: Db, owner: Owner, patientToken: string, plans: readonly InsurancePlan[], createdAt: string): Promise<string[]> {
+    const created: InsuranceRow[] = [];
+    const tokens = plans.map((p) => {
+      if (p.insurance_token) return p.insurance_token;
+      const row: InsuranceRow = {
+        token: randomToken(),
+        ...ownerColumns(owner),
+        patient_token: patientToken,
+        cardholder_id: p.cardholder_id!,
+        rx_bin: p.rx_bin!,
+        rx_group: p.rx_group ?? null,
+        pcn: p.pcn ?? null,
+        phone_number: p.phone_number ?? null,
+        insurance_card_image_url: p.insurance_card_image_url ?? null,
+        created_at: createdAt,
+      };
+      created.push(row);
+      return row.token;
+    });
+    await this.insurances.insertMany(created, trx);
+    return tokens;
   }
 }

@@ -26,17 +26,3 @@ export function identityKey(p: PatientIdentity): string {
   ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
-
-/** `YYYY-MM-DD` or `YYYYMMDD` to `YYYYMMDD`. */
-export function compactDate(date: string): string {
-  return date.replace(/-/g, '');
-}
-
-/** True when a `YYYYMMDD` string names a real calendar date. */
-export function isCalendarDate(yyyymmdd: string): boolean {
-  const y = Number(yyyymmdd.slice(0, 4));
-  const m = Number(yyyymmdd.slice(4, 6));
-  const d = Number(yyyymmdd.slice(6, 8));
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}

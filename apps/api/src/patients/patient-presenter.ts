@@ -1,5 +1,5 @@
 import type { components } from '@pharmacy/contract';
-import type { Flag } from '../db/tables.js';
+import type { Flag } from '../db/database.js';
 import type { PatientRow } from './patient-repository.js';
 
 type Schemas = components['schemas'];

@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
-import type { PatientsTable } from '../db/tables.js';
+import { whereOwned } from '../db/ownership.js';
+import type { PatientsTable } from './patient-tables.js';
 
 export type PatientRow = PatientsTable;
 export type PatientChanges = Partial<Omit<PatientsTable, 'token' | 'customer_id' | 'environment' | 'match_key'>>;
@@ -21,7 +22,7 @@ export class PatientRepository {
   constructor(private readonly db: Db) {}
 
   /** Inserts unless a patient with the same identity exists; answers the token that stands. */
-  async insertOrGetToken(row: PatientRow, trx: Db = this.db): Promise<string> {
+  async insertOrGetToken(owner: Owner, row: PatientRow, trx: Db = this.db): Promise<string> {
     await trx
       .insertInto('patients')
       .values(row)
@@ -30,24 +31,22 @@ export class PatientRepository {
     const existing = await trx
       .selectFrom('patients')
       .select('token')
-      .where('customer_id', '=', row.customer_id)
-      .where('environment', '=', row.environment)
+      .where(whereOwned(owner))
       .where('match_key', '=', row.match_key)
       .executeTakeFirstOrThrow();
     return existing.token;
   }
 
   /** The patient with this token in any customer's records (ownership is the service's concern). */
-  async findByToken(token: string): Promise<PatientRow | undefined> {
-    return this.db.selectFrom('patients').selectAll().where('token', '=', token).executeTakeFirst();
+  async findByToken(token: string, trx: Db = this.db): Promise<PatientRow | undefined> {
+    return trx.selectFrom('patients').selectAll().where('token', '=', token).executeTakeFirst();
   }
 
   async findFirst(owner: Owner, q: PatientQuery): Promise<PatientRow | undefined> {
     let query = this.db
       .selectFrom('patients')
       .selectAll()
-      .where('customer_id', '=', owner.customerId)
-      .where('environment', '=', owner.environment)
+      .where(whereOwned(owner))
       .where('last_name_norm', '=', q.lastNameNorm)
       .where('first_name_norm', '=', q.firstNameNorm)
       .where('dob', '=', q.dob);
@@ -58,6 +57,27 @@ export class PatientRepository {
     if (q.zip) query = query.where('zip', '=', q.zip);
     if (q.species) query = query.where('species', '=', q.species);
     return query.orderBy('created_at').orderBy('token').limit(1).executeTakeFirst();
+  }
+
+  /**
+   * Other patients of the owner who look like this one (same names, trimmed and in any
+   * case, and date of birth) but whose other identity data differ: the duplicates
+   * mismatched patient data caused.
+   */
+  async lookAlikes(owner: Owner, patient: PatientRow, trx: Db = this.db): Promise<string[]> {
+    const rows = await trx
+      .selectFrom('patients')
+      .select('token')
+      .where(whereOwned(owner))
+      .where('last_name_norm', '=', patient.last_name_norm)
+      .where('first_name_norm', '=', patient.first_name_norm)
+      .where('dob', '=', patient.dob)
+      .where('token', '!=', patient.token)
+      .orderBy('created_at')
+      .orderBy('token')
+      .limit(100)
+      .execute();
+    return rows.map((r) => r.token);
   }
 
   async update(token: string, changes: PatientChanges, trx: Db = this.db): Promise<void> {

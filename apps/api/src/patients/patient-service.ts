@@ -1,11 +1,13 @@
 import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
-import type { Flag } from '../db/tables.js';
+import type { Db, Flag } from '../db/database.js';
+import { ownerColumns, visibleTo } from '../db/ownership.js';
 import type { Transactor } from '../db/transactor.js';
 import { ReadCache } from '../read-cache.js';
 import { invalidField, notFound, notOwner } from '../errors.js';
 import { nowIso, randomToken } from '../tokens.js';
-import { compactDate, identityKey, isCalendarDate, normalizeName } from './patient-identity.js';
+import { compactDate, isCalendarDate } from '../dates.js';
+import { identityKey, normalizeName } from './patient-identity.js';
 import type { PatientChanges, PatientRepository, PatientRow } from './patient-repository.js';
 
 type Schemas = components['schemas'];
@@ -60,8 +62,7 @@ export class PatientService {
     const guardian = input.guardian ?? null;
     const row: PatientRow = {
       token: randomToken(),
-      customer_id: owner.customerId,
-      environment: owner.environment,
+      ...ownerColumns(owner),
       match_key: identityKey({ ...input, guardian, species }),
       first_name: input.first_name,
       last_name: input.last_name,
@@ -96,7 +97,7 @@ export class PatientService {
       created_at: now,
       updated_at: now,
     };
-    return this.transactor.run((trx) => this.patients.insertOrGetToken(row, trx));
+    return this.transactor.run((trx) => this.patients.insertOrGetToken(owner, row, trx));
   }
 
   async find(owner: Owner, q: PatientFind): Promise<PatientRow> {
@@ -118,13 +119,16 @@ export class PatientService {
   /**
    * The patient with this token, if the caller may see it: another customer's patient is
    * refused (seed 7.5); the caller's own patient in the other environment does not exist here.
+   * Inside a unit of work, pass its `trx`: the embedded database has one connection.
    */
-  async get(owner: Owner, token: string): Promise<PatientRow> {
-    const row = await this.cache.load(token, () => this.patients.findByToken(token));
-    if (!row) throw notFound(PATIENT_NOT_FOUND);
-    if (row.customer_id !== owner.customerId) throw notOwner(PATIENT_NOT_OWNED);
-    if (row.environment !== owner.environment) throw notFound(PATIENT_NOT_FOUND);
-    return row;
+  async get(owner: Owner, token: string, trx?: Db): Promise<PatientRow> {
+    const row = await this.cache.load(token, () => this.patients.findByToken(token, trx));
+    return visibleTo(row, owner, { notFound: () => notFound(PATIENT_NOT_FOUND), otherCustomer: () => notOwner(PATIENT_NOT_OWNED) });
+  }
+
+  /** The owner's other patients who look like this one (see PatientRepository.lookAlikes). */
+  lookAlikes(owner: Owner, patient: PatientRow, trx?: Db): Promise<string[]> {
+    return this.patients.lookAlikes(owner, patient, trx);
   }
 
   async update(owner: Owner, token: string, input: PatientUpdate): Promise<void> {

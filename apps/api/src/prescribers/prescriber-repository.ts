@@ -1,5 +1,7 @@
+import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
-import type { PrescribersTable } from '../transfers/transfer-tables.js';
+import { whereOwned } from '../db/ownership.js';
+import type { PrescribersTable } from './prescriber-tables.js';
 
 export type PrescriberRow = PrescribersTable;
 
@@ -10,7 +12,7 @@ export class PrescriberRepository {
    * Inserts the prescriber, or, when the customer already has one with this NPI in this
    * environment, replaces its name, address and phone; answers the token that stands.
    */
-  async upsertByNpi(row: PrescriberRow, trx: Db = this.db): Promise<string> {
+  async upsertByNpi(owner: Owner, row: PrescriberRow, trx: Db): Promise<string> {
     await trx
       .insertInto('prescribers')
       .values(row)
@@ -36,8 +38,7 @@ export class PrescriberRepository {
     const stands = await trx
       .selectFrom('prescribers')
       .select('token')
-      .where('customer_id', '=', row.customer_id)
-      .where('environment', '=', row.environment)
+      .where(whereOwned(owner))
       .where('npi', '=', row.npi)
       .executeTakeFirstOrThrow();
     return stands.token;

@@ -1,10 +1,10 @@
 import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
+import { ownerColumns, visibleTo } from '../db/ownership.js';
 import { notFound } from '../errors.js';
-import type { ServiceDeps } from '../service-deps.js';
 import { nowIso, randomToken } from '../tokens.js';
-import { PrescriberRepository, type PrescriberRow } from './prescriber-repository.js';
+import type { PrescriberRepository, PrescriberRow } from './prescriber-repository.js';
 
 export const PRESCRIBER_NOT_FOUND = 'Unable to find Prescriber.';
 
@@ -17,19 +17,14 @@ export type PrescriberDetails = components['schemas']['DirectTransferPrescriber'
  * environment, whose name and address follow the latest submission.
  */
 export class PrescriberService {
-  private readonly prescribers: PrescriberRepository;
-
-  constructor(deps: ServiceDeps) {
-    this.prescribers = new PrescriberRepository(deps.db);
-  }
+  constructor(private readonly prescribers: PrescriberRepository) {}
 
   /** Records the prescriber inside the caller's unit of work; answers its token. */
   async record(trx: Db, owner: Owner, p: PrescriberDetails): Promise<string> {
     const now = nowIso();
     const row: PrescriberRow = {
       token: randomToken(),
-      customer_id: owner.customerId,
-      environment: owner.environment,
+      ...ownerColumns(owner),
       npi: p.npi,
       first_name: p.first_name,
       last_name: p.last_name,
@@ -50,15 +45,11 @@ export class PrescriberService {
       created_at: now,
       updated_at: now,
     };
-    return this.prescribers.upsertByNpi(row, trx);
+    return this.prescribers.upsertByNpi(owner, row, trx);
   }
 
   /** Another customer's prescriber, or one of the other environment, does not exist here. */
   async get(owner: Owner, token: string): Promise<PrescriberRow> {
-    const row = await this.prescribers.findByToken(token);
-    if (!row || row.customer_id !== owner.customerId || row.environment !== owner.environment) {
-      throw notFound(PRESCRIBER_NOT_FOUND);
-    }
-    return row;
+    return visibleTo(await this.prescribers.findByToken(token), owner, { notFound: () => notFound(PRESCRIBER_NOT_FOUND) });
   }
 }

@@ -1,28 +1,8 @@
 import type { components } from '@pharmacy/contract';
+import { isFillable } from './fillable.js';
 import type { PrescriptionRow } from './prescription-repository.js';
 
 type Schemas = components['schemas'];
-
-/**
- * A prescription can be filled while it is active (not on hold, transferred out or
- * inactive), not expired, has quantity left and has a fill left: `number_of_refills_allowed`
- * N allows N+1 fills, the first (never filled) fill consumes no refill, every later fill
- * consumes one of `refills_remaining`.
- */
-export function isFillable(rx: PrescriptionRow, now = new Date()): boolean {
-  return unfillableReason(rx, now) === null;
-}
-
-/** Why the prescription cannot be filled now (words for a validation message), or null when it can. */
-export function unfillableReason(rx: PrescriptionRow, now = new Date()): string | null {
-  if (rx.status === 'transferred') return 'was transferred out';
-  if (rx.status === 'on_hold') return 'is on hold';
-  if (rx.status !== 'active') return 'is not active';
-  if (rx.expiration_date_utc && new Date(rx.expiration_date_utc) <= now) return 'has expired';
-  if (rx.quantity_remaining <= 0) return 'has no quantity remaining';
-  if (rx.date_filled_utc !== null && rx.refills_remaining <= 0) return 'has no refills remaining';
-  return null;
-}
 
 /** The list item of seed 2.2. */
 export function presentPatientPrescription(rx: PrescriptionRow): components['schemas']['PatientPrescription'] {

@@ -1,18 +1,25 @@
 import type { Db } from '../db/database.js';
-import type { PrescriptionsTable } from '../db/tables.js';
+import type { Fill } from './fillable.js';
+import type { PrescriptionsTable } from './prescription-tables.js';
 
 export type PrescriptionRow = PrescriptionsTable;
 
 export class PrescriptionRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: PrescriptionRow): Promise<void> {
-    await this.db.insertInto('prescriptions').values(row).execute();
+  async insert(row: PrescriptionRow, trx: Db): Promise<void> {
+    await trx.insertInto('prescriptions').values(row).execute();
   }
 
   /** The prescription with this token in any customer's records (ownership is the service's concern). */
   async findByToken(token: string): Promise<PrescriptionRow | undefined> {
     return this.db.selectFrom('prescriptions').selectAll().where('token', '=', token).executeTakeFirst();
+  }
+
+  /** Prescriptions by token, in one query, in any customer's records (ownership is the caller's concern). */
+  async findMany(tokens: readonly string[], trx: Db = this.db): Promise<PrescriptionRow[]> {
+    if (!tokens.length) return [];
+    return trx.selectFrom('prescriptions').selectAll().where('token', 'in', tokens).execute();
   }
 
   /** A patient's prescriptions, newest first. */
@@ -24,5 +31,30 @@ export class PrescriptionRepository {
       .orderBy('created_at', 'desc')
       .orderBy('token')
       .execute();
+  }
+
+  /**
+   * Records a fill on a prescription only if it still holds what `seen` held (compare and
+   * set): of two concurrent fills of the last refill only one matches, the other updates
+   * nothing and answers false.
+   */
+  async applyFill(seen: PrescriptionRow, fill: Fill, trx: Db): Promise<boolean> {
+    const result = await trx
+      .updateTable('prescriptions')
+      .set({
+        refills_remaining: fill.refills_remaining,
+        quantity_remaining: fill.quantity_remaining,
+        date_filled_utc: fill.date_filled_utc,
+        last_filled_date: fill.last_filled_date,
+      })
+      .where('token', '=', seen.token)
+      .where('status', '=', 'active')
+      .where('quantity_remaining', '=', seen.quantity_remaining)
+      .where('refills_remaining', '=', seen.refills_remaining)
+      .where((eb) =>
+        seen.date_filled_utc === null ? eb('date_filled_utc', 'is', null) : eb('date_filled_utc', '=', seen.date_filled_utc),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 }

@@ -1,11 +1,21 @@
 import type { Owner } from '../auth/principal.js';
+import type { Db } from '../db/database.js';
+import { visibleTo } from '../db/ownership.js';
 import { notFound, notOwner } from '../errors.js';
 import type { PatientService } from '../patients/patient-service.js';
+import { nextFill, unfillableReason, type Fill } from './fillable.js';
 import type { PrescriptionRepository, PrescriptionRow } from './prescription-repository.js';
 
 export const PRESCRIPTION_NOT_FOUND = 'Unable to find Prescription.';
 export const PRESCRIPTION_NOT_OWNED = 'Prescription does not belong to this customer.';
 
+/** Attempts to record a fill when concurrent fills keep changing the prescription underneath. */
+const FILL_ATTEMPTS = 5;
+
+/** The fill recorded, or why the prescription could not be filled (null when it was not found any more). */
+export type FillOutcome = { filled: Fill } | { refused: string | null };
+
+/** Prescriptions: reads, and the fills recorded on them. */
 export class PrescriptionService {
   constructor(
     private readonly prescriptions: PrescriptionRepository,
@@ -24,10 +34,30 @@ export class PrescriptionService {
    * exist here.
    */
   async get(owner: Owner, token: string): Promise<PrescriptionRow> {
-    const row = await this.prescriptions.findByToken(token);
-    if (!row) throw notFound(PRESCRIPTION_NOT_FOUND);
-    if (row.customer_id !== owner.customerId) throw notOwner(PRESCRIPTION_NOT_OWNED);
-    if (row.environment !== owner.environment) throw notFound(PRESCRIPTION_NOT_FOUND);
-    return row;
+    return visibleTo(await this.prescriptions.findByToken(token), owner, {
+      notFound: () => notFound(PRESCRIPTION_NOT_FOUND),
+      otherCustomer: () => notOwner(PRESCRIPTION_NOT_OWNED),
+    });
+  }
+
+  /** Prescriptions by token, in any customer's records: the caller checks what it may use. */
+  findMany(tokens: readonly string[], trx?: Db): Promise<PrescriptionRow[]> {
+    return this.prescriptions.findMany(tokens, trx);
+  }
+
+  /**
+   * Records the next fill of a prescription with a conditional update; when a concurrent
+   * fill changed it since it was read, reads it again and retries, and refuses it once it
+   * is no longer fillable (so two fills of the last refill never both succeed).
+   */
+  async fill(trx: Db, seen: PrescriptionRow, now: Date): Promise<FillOutcome> {
+    let rx: PrescriptionRow | undefined = seen;
+    for (let attempt = 0; attempt < FILL_ATTEMPTS && rx; attempt++) {
+      const fill = nextFill(rx, now);
+      if (!fill) break;
+      if (await this.prescriptions.applyFill(rx, fill, trx)) return { filled: fill };
+      [rx] = await this.prescriptions.findMany([seen.token], trx);
+    }
+    return { refused: rx ? unfillableReason(rx, now) : null };
   }
 }

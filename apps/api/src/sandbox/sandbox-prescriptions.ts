@@ -1,4 +1,4 @@
-import type { PrescriptionInput } from '../operations/prescription-intake.js';
+import type { PrescriptionInput } from '../prescriptions/prescription-intake.js';
 
 /** What `POST /v1/sandbox/electronic_prescriptions` prescribes when a field is omitted (as its schema's defaults say). */
 export const SANDBOX_PRESCRIPTION_DEFAULTS = {

@@ -1,26 +1,25 @@
 import type { Owner } from '../auth/principal.js';
-import type { Db } from '../db/database.js';
+import { ownerColumns } from '../db/ownership.js';
+import type { LifecycleSubject, UnitOfWork } from '../events/unit-of-work.js';
 import { nowIso, randomToken } from '../tokens.js';
-import type { SandboxSubject } from './sandbox-tables.js';
 
 /**
  * Schedules the sandbox's simulated pharmacy to carry a new transfer request, direct
- * transfer or fill request through its lifecycle. Called in the unit of work that creates
- * the subject, so the schedule exists exactly when the subject does. Production records are
- * left to pharmacy staff: for them it does nothing.
+ * transfer or fill request through its lifecycle. It runs in the unit of work that creates
+ * the subject (the units of work call it when a lifecycle starts), so the schedule exists
+ * exactly when the subject does. Production records are left to pharmacy staff.
  */
 export class SandboxScheduler {
   constructor(private readonly stepDelayMs: number) {}
 
-  async schedule(trx: Db, owner: Owner, subject: SandboxSubject, subjectToken: string): Promise<void> {
+  async schedule(uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, subjectToken: string): Promise<void> {
     if (owner.environment !== 'sandbox') return;
     const now = nowIso();
-    await trx
+    await uow.trx
       .insertInto('sandbox_steps')
       .values({
         id: `sbx_${randomToken(20)}`,
-        customer_id: owner.customerId,
-        environment: owner.environment,
+        ...ownerColumns(owner),
         subject,
         subject_token: subjectToken,
         step: 0,
@@ -28,6 +27,7 @@ export class SandboxScheduler {
         locked_until: null,
         state: 'scheduled',
         last_error: null,
+        origin_request_id: uow.requestId,
         created_at: now,
         updated_at: now,
       })

@@ -1,7 +1,5 @@
-import type { Owned } from '../db/tables.js';
-
-/** What the sandbox's simulated pharmacy works on. */
-export type SandboxSubject = 'transfer' | 'direct_transfer' | 'fill_request';
+import type { Owned } from '../db/ownership.js';
+import type { LifecycleSubject } from '../events/unit-of-work.js';
 
 /**
  * One lifecycle the sandbox's simulated pharmacy is carrying out: the next step to take on
@@ -11,7 +9,7 @@ export type SandboxSubject = 'transfer' | 'direct_transfer' | 'fill_request';
  */
 export interface SandboxStepsTable extends Owned {
   id: string;
-  subject: SandboxSubject;
+  subject: LifecycleSubject;
   /** The transfer request's, direct transfer's or fill request's token. */
   subject_token: string;
   /** Index of the next step of the subject's script (0 first). */
@@ -24,10 +22,14 @@ export interface SandboxStepsTable extends Owned {
   state: string;
   /** The failing step's error message (no health data: messages name tokens and codes only). */
   last_error: string | null;
+  /** The request that created the subject (an API request's id, `x-request-id`): each step logs it and its events carry it. */
+  origin_request_id: string | null;
   created_at: string;
   updated_at: string;
 }
 
-export interface SandboxTables {
-  sandbox_steps: SandboxStepsTable;
+declare module '../db/database.js' {
+  interface Database {
+    sandbox_steps: SandboxStepsTable;
+  }
 }

@@ -1,4 +1,4 @@
-import { isRejectionCode, type TransferRejectionCode } from '../operations/rejection-codes.js';
+import { isRejectionCode, type TransferRejectionCode } from '../transfers/rejection-codes.js';
 
 /**
  * Forced outcomes of the sandbox's simulated pharmacy: markers integrators write in the

@@ -1,5 +1,5 @@
 import type { components } from '@pharmacy/contract';
-import type { PrescriptionsTable } from '../db/tables.js';
+import type { PrescriptionsTable } from '../prescriptions/prescription-tables.js';
 import type { TransferMedicationRow } from './transfer-repository.js';
 import type { TransferRecord, TransferWithMedications } from './transfer-service.js';
 

@@ -1,8 +1,13 @@
-import type { Db } from '../db/database.js';
-import type { PrescriptionsTable } from '../db/tables.js';
 import type { Owner } from '../auth/principal.js';
+import type { Db } from '../db/database.js';
+import { whereOwned } from '../db/ownership.js';
 import { randomToken } from '../tokens.js';
-import type { TransferMedicationsTable, TransferMessagesTable, TransferRequestsTable } from './transfer-tables.js';
+import type {
+  TransferMedicationsTable,
+  TransferMessagesTable,
+  TransferRequestsTable,
+  TransferStatus,
+} from './transfer-tables.js';
 
 export type TransferRow = TransferRequestsTable;
 export type TransferMedicationRow = TransferMedicationsTable;
@@ -26,17 +31,18 @@ export function newTransferMedication(transferToken: string, position: number, m
   };
 }
 
+/** SQL of transfer requests, their medications and their messages. */
 export class TransferRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: TransferRow, medications: TransferMedicationRow[], trx: Db = this.db): Promise<void> {
+  async insert(row: TransferRow, medications: TransferMedicationRow[], trx: Db): Promise<void> {
     await trx.insertInto('transfer_requests').values(row).execute();
     if (medications.length) await trx.insertInto('transfer_medications').values(medications).execute();
   }
 
   /** The transfer request with this token in any customer's records (ownership is the service's concern). */
-  async findByToken(token: string): Promise<TransferRow | undefined> {
-    return this.db.selectFrom('transfer_requests').selectAll().where('token', '=', token).executeTakeFirst();
+  async findByToken(token: string, trx: Db = this.db): Promise<TransferRow | undefined> {
+    return trx.selectFrom('transfer_requests').selectAll().where('token', '=', token).executeTakeFirst();
   }
 
   /** One page of the owner's transfer requests, earliest created first. */
@@ -44,8 +50,7 @@ export class TransferRepository {
     return this.db
       .selectFrom('transfer_requests')
       .selectAll()
-      .where('customer_id', '=', owner.customerId)
-      .where('environment', '=', owner.environment)
+      .where(whereOwned(owner))
       .orderBy('created_at')
       .orderBy('token')
       .limit(limit)
@@ -54,9 +59,9 @@ export class TransferRepository {
   }
 
   /** The medications of these transfer requests, in request order then position. */
-  async medicationsOf(transferTokens: string[]): Promise<TransferMedicationRow[]> {
+  async medicationsOf(transferTokens: string[], trx: Db = this.db): Promise<TransferMedicationRow[]> {
     if (!transferTokens.length) return [];
-    return this.db
+    return trx
       .selectFrom('transfer_medications')
       .selectAll()
       .where('transfer_token', 'in', transferTokens)
@@ -74,9 +79,37 @@ export class TransferRepository {
       .execute();
   }
 
-  /** The prescriptions transferred medications became. */
-  async prescriptions(tokens: string[]): Promise<PrescriptionsTable[]> {
-    if (!tokens.length) return [];
-    return this.db.selectFrom('prescriptions').selectAll().where('token', 'in', tokens).execute();
+  async insertMedication(row: TransferMedicationRow, trx: Db): Promise<void> {
+    await trx.insertInto('transfer_medications').values(row).execute();
+  }
+
+  async updateMedication(token: string, changes: Partial<TransferMedicationRow>, trx: Db): Promise<void> {
+    await trx.updateTable('transfer_medications').set(changes).where('token', '=', token).execute();
+  }
+
+  /** Moves a pending transfer request on; false when it is no longer pending (a concurrent action won). */
+  async finish(token: string, status: TransferStatus, changes: Partial<TransferRow>, trx: Db): Promise<boolean> {
+    const result = await trx
+      .updateTable('transfer_requests')
+      .set({ ...changes, status })
+      .where('token', '=', token)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async touch(token: string, at: string, trx: Db): Promise<void> {
+    await trx.updateTable('transfer_requests').set({ updated_at: at }).where('token', '=', token).execute();
+  }
+
+  /** Appends a line to what happened on a transfer request. */
+  async addMessage(transferToken: string, message: string, at: string, trx: Db): Promise<void> {
+    const last = await trx
+      .selectFrom('transfer_messages')
+      .select((eb) => eb.fn.max('position').as('position'))
+      .where('transfer_token', '=', transferToken)
+      .executeTakeFirst();
+    const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+    await trx.insertInto('transfer_messages').values({ transfer_token: transferToken, position, message, created_at: at }).execute();
   }
 }

@@ -1,14 +1,17 @@
 import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
-import type { PrescriptionsTable } from '../db/tables.js';
+import { ownerColumns, visibleTo } from '../db/ownership.js';
 import { notFound } from '../errors.js';
-import type { ServiceDeps } from '../service-deps.js';
+import type { UnitsOfWork } from '../events/unit-of-work.js';
+import type { PatientService } from '../patients/patient-service.js';
+import type { PrescriptionService } from '../prescriptions/prescription-service.js';
+import type { PrescriptionsTable } from '../prescriptions/prescription-tables.js';
 import { nowIso, randomToken } from '../tokens.js';
 import {
   newTransferMedication,
-  TransferRepository,
   type TransferMedicationRow,
   type TransferMessageRow,
+  type TransferRepository,
   type TransferRow,
 } from './transfer-repository.js';
 
@@ -30,21 +33,21 @@ export interface TransferRecord extends TransferWithMedications {
   prescriptions: Map<string, PrescriptionsTable>;
 }
 
-/** Transfer requests: create, list, read. New requests start `pending`. */
+/** Transfer requests: create, list, read. New requests start `pending`; transfer-lifecycle.ts moves them on. */
 export class TransferService {
-  private readonly transfers: TransferRepository;
+  constructor(
+    private readonly transfers: TransferRepository,
+    private readonly units: UnitsOfWork,
+    private readonly patients: PatientService,
+    private readonly prescriptions: PrescriptionService,
+  ) {}
 
-  constructor(private readonly deps: ServiceDeps) {
-    this.transfers = new TransferRepository(deps.db);
-  }
-
-  async create(owner: Owner, input: TransferRequestCreate): Promise<TransferWithMedications> {
-    const patient = await this.deps.patients.get(owner, input.patient_token);
+  async create(owner: Owner, input: TransferRequestCreate, requestId: string): Promise<TransferWithMedications> {
+    const patient = await this.patients.get(owner, input.patient_token);
     const now = nowIso();
     const transfer: TransferRow = {
       token: randomToken(),
-      customer_id: owner.customerId,
-      environment: owner.environment,
+      ...ownerColumns(owner),
       patient_token: patient.token,
       status: 'pending',
       pharmacy_name: input.pharmacy_name ?? null,
@@ -63,9 +66,9 @@ export class TransferService {
       updated_at: now,
     };
     const medications = (input.medications ?? []).map((name, position) => newTransferMedication(transfer.token, position, name, now));
-    await this.deps.transactor.run(async (trx) => {
-      await this.transfers.insert(transfer, medications, trx);
-      await this.deps.sandbox?.schedule(trx, owner, 'transfer', transfer.token);
+    await this.units.run(requestId, async (uow) => {
+      await this.transfers.insert(transfer, medications, uow.trx);
+      await uow.started(owner, 'transfer', transfer.token);
     });
     return { transfer, medications };
   }
@@ -82,16 +85,13 @@ export class TransferService {
 
   /** Another customer's transfer request, or one of the other environment, is not found. */
   async get(owner: Owner, token: string): Promise<TransferRecord> {
-    const transfer = await this.transfers.findByToken(token);
-    if (!transfer || transfer.customer_id !== owner.customerId || transfer.environment !== owner.environment) {
-      throw notFound(TRANSFER_NOT_FOUND);
-    }
+    const transfer = visibleTo(await this.transfers.findByToken(token), owner, { notFound: () => notFound(TRANSFER_NOT_FOUND) });
     const [medications, messages] = await Promise.all([
       this.transfers.medicationsOf([transfer.token]),
       this.transfers.messagesOf(transfer.token),
     ]);
     const rxTokens = medications.map((m) => m.prescription_token).filter((t): t is string => t !== null);
-    const prescriptions = new Map((await this.transfers.prescriptions(rxTokens)).map((rx) => [rx.token, rx]));
+    const prescriptions = new Map((await this.prescriptions.findMany(rxTokens)).map((rx) => [rx.token, rx]));
     return { transfer, medications, messages, prescriptions };
   }
 }

@@ -1,4 +1,5 @@
-import type { Flag, Owned } from '../db/tables.js';
+import type { Flag } from '../db/database.js';
+import type { Owned } from '../db/ownership.js';
 
 /** `pending` until the other party answers, then `completed` or `rejected` (both final). */
 export type TransferStatus = 'pending' | 'rejected' | 'completed';
@@ -61,54 +62,10 @@ export interface TransferMessagesTable {
   created_at: string;
 }
 
-export type DirectTransferStatus = 'pending' | 'accepted' | 'rejected';
-
-/** A direct transfer (seed 2.5); the submitted objects are kept as JSON, unchanged. */
-export interface DirectTransfersTable extends Owned {
-  token: string;
-  patient_token: string;
-  prescriber_token: string;
-  status: DirectTransferStatus;
-  prescriber: string;
-  transfer_from: string;
-  transfer_to: string;
-  prescription: string;
-  /** The prescription created once `accepted`. */
-  prescription_token: string | null;
-  rejection_message: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A prescriber; one record per NPI per customer and environment. */
-export interface PrescribersTable extends Owned {
-  token: string;
-  npi: string;
-  first_name: string;
-  last_name: string;
-  dea_number: string | null;
-  address_name: string;
-  address_company: string | null;
-  address_street1: string;
-  address_street2: string | null;
-  address_city: string;
-  address_state: string;
-  address_zip: string;
-  /** Empty when unknown, as every other non-null part. */
-  address_country: string;
-  address_phone: string;
-  address_email: string;
-  phone: string;
-  fax: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** Tables of transfers, direct transfers and prescribers (migration 002). */
-export interface TransferTables {
-  transfer_requests: TransferRequestsTable;
-  transfer_medications: TransferMedicationsTable;
-  transfer_messages: TransferMessagesTable;
-  direct_transfers: DirectTransfersTable;
-  prescribers: PrescribersTable;
+declare module '../db/database.js' {
+  interface Database {
+    transfer_requests: TransferRequestsTable;
+    transfer_medications: TransferMedicationsTable;
+    transfer_messages: TransferMessagesTable;
+  }
 }

@@ -1,5 +1,6 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
+import { whereOwned } from '../db/ownership.js';
 import type { WebhookEndpointsTable } from './webhook-endpoint-tables.js';
 
 export type WebhookEndpointRow = WebhookEndpointsTable;
@@ -12,8 +13,7 @@ export class WebhookEndpointRepository {
     return trx
       .selectFrom('webhook_endpoints')
       .selectAll()
-      .where('customer_id', '=', owner.customerId)
-      .where('environment', '=', owner.environment)
+      .where(whereOwned(owner))
       .executeTakeFirst();
   }
 
@@ -29,8 +29,7 @@ export class WebhookEndpointRepository {
     await trx
       .updateTable('webhook_endpoints')
       .set(changes)
-      .where('customer_id', '=', owner.customerId)
-      .where('environment', '=', owner.environment)
+      .where(whereOwned(owner))
       .execute();
   }
 }

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Owner } from '../auth/principal.js';
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
+import { ownerColumns } from '../db/ownership.js';
 import type { Transactor } from '../db/transactor.js';
 import { invalidField, notFound } from '../errors.js';
-import { sendWebhook, type WebhookResult } from '../events/webhook-sender.js';
 import { nowIso, randomToken } from '../tokens.js';
 import type { LazySecretBox } from './secret-box.js';
 import { assertPublicHost, RefusedAddressError } from './url-policy.js';
-import { WebhookEndpointRepository, type WebhookEndpointRow } from './webhook-endpoint-repository.js';
+import type { WebhookEndpointRepository, WebhookEndpointRow } from './webhook-endpoint-repository.js';
+import { sendWebhook, type WebhookResult } from './webhook-sender.js';
 
 export interface WebhookEndpointView {
   url: string;
@@ -48,16 +49,12 @@ function contextOf(owner: Owner): string {
  * request, stored sealed, answered only when made).
  */
 export class WebhookEndpointService {
-  private readonly repository: WebhookEndpointRepository;
-
   constructor(
-    db: Db,
+    private readonly repository: WebhookEndpointRepository,
     private readonly transactor: Transactor,
     private readonly secrets: LazySecretBox,
     private readonly config: WebhookConfig,
-  ) {
-    this.repository = new WebhookEndpointRepository(db);
-  }
+  ) {}
 
   async get(owner: Owner): Promise<WebhookEndpointView> {
     const row = await this.repository.find(owner);
@@ -78,8 +75,7 @@ export class WebhookEndpointService {
         return view({ ...existing, url, updated_at: now });
       }
       const row: WebhookEndpointRow = {
-        customer_id: owner.customerId,
-        environment: owner.environment,
+        ...ownerColumns(owner),
         url,
         secret_encrypted: sealed,
         secret_hint: hintOf(secret),
@@ -109,15 +105,12 @@ export class WebhookEndpointService {
     if (!target) throw notFound(NOT_FOUND);
     const webhookId = `msg_${randomToken(24)}`;
     const body = JSON.stringify({ test: true, timestamp: Math.floor(Date.now() / 1000) });
-    const result = await sendWebhook({
-      url: target.url,
-      id: webhookId,
-      body,
-      secret: target.secret,
-      timeoutMs: this.config.timeoutMs,
-      publicOnly: this.publicOnly(owner),
-    });
-    return { ...result, webhookId };
+    return { ...(await this.send(owner, target, webhookId, body)), webhookId };
+  }
+
+  /** One signed POST of `body` to the owner's endpoint, under the owner's address rule; a `2xx` within the timeout is success. */
+  send(owner: Owner, target: DeliveryTarget, webhookId: string, body: string): Promise<WebhookResult> {
+    return sendWebhook({ url: target.url, id: webhookId, body, secret: target.secret, timeoutMs: this.config.timeoutMs, publicOnly: this.publicOnly(owner) });
   }
 
   /** The endpoint of an owner with its secret opened, or undefined when none is set. */
@@ -128,7 +121,7 @@ export class WebhookEndpointService {
   }
 
   /** Production refuses non-public addresses unless WEBHOOK_ALLOW_PRIVATE_URLS; the sandbox may. */
-  publicOnly(owner: Owner): boolean {
+  private publicOnly(owner: Owner): boolean {
     return owner.environment === 'production' && !this.config.allowPrivateUrls;
   }
 

@@ -1,4 +1,4 @@
-import type { Owned } from '../db/tables.js';
+import type { Owned } from '../db/ownership.js';
 
 /** One webhook endpoint per customer and environment. */
 export interface WebhookEndpointsTable extends Owned {
@@ -11,6 +11,8 @@ export interface WebhookEndpointsTable extends Owned {
   updated_at: string;
 }
 
-export interface WebhookEndpointTables {
-  webhook_endpoints: WebhookEndpointsTable;
+declare module '../db/database.js' {
+  interface Database {
+    webhook_endpoints: WebhookEndpointsTable;
+  }
 }

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Environment } from '../../src/auth/principal.js';
-import type { PrescriptionsTable } from '../../src/db/tables.js';
+import type { PrescriptionsTable } from '../../src/prescriptions/prescription-tables.js';
 import { randomToken } from '../../src/tokens.js';
 import type { TestApp } from './test-app.js';
 

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Owner } from '../../src/auth/principal.js';
 import type { Db } from '../../src/db/database.js';
-import { EventOutbox } from '../../src/events/event-outbox.js';
+import { recordEvent as recordInOutbox } from '../../src/events/event-outbox.js';
 
 export interface ReceivedRequest {
   headers: http.IncomingHttpHeaders;
@@ -74,7 +74,7 @@ export function expectedSignature(secret: string, id: string, timestamp: string,
 /** A valid NOTIFY_RX event, recorded through the outbox in its own unit of work. */
 export async function recordEvent(db: Db, owner: Owner, n = 0, lockedUntil?: string): Promise<{ id: string; payload: string }> {
   const { id } = await db.transaction().execute(async (trx) => {
-    const recorded = await new EventOutbox().record(trx, owner, {
+    const recorded = await recordInOutbox(trx, owner, {
       callbackType: 'NOTIFY_RX',
       details: {
         medication_name: `Amoxicillin ${n}`,
@@ -86,7 +86,7 @@ export async function recordEvent(db: Db, owner: Owner, n = 0, lockedUntil?: str
         location: 'Austin, TX',
         rx_link: `https://example.com/rx/${n}`,
       },
-    });
+    }, 'test');
     // Claimed by some worker from the start (as if by a process that stopped or is working).
     if (lockedUntil) await trx.updateTable('events').set({ locked_until: lockedUntil }).where('id', '=', recorded.id).execute();
     return recorded;

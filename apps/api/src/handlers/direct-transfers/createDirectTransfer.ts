@@ -3,6 +3,6 @@ import { presentDirectTransferReceipt } from '../../direct-transfers/direct-tran
 import type { Handlers } from '../../generated/handlers.js';
 
 export const createDirectTransfer: Handlers['createDirectTransfer'] = async ({ body }, ctx) => {
-  const directTransfer = await ctx.services.directTransfers.create(ownerOf(ctx), body);
+  const directTransfer = await ctx.services.directTransfers.create(ownerOf(ctx), body, ctx.requestId);
   return { status: 201, body: presentDirectTransferReceipt(directTransfer) };
 };

@@ -1,6 +1,6 @@
 import { ownerOf } from '../../http/owner-of.js';
 import type { Handlers } from '../../generated/handlers.js';
-import { presentOrder } from '../../orders/order-presenter.js';
+import { presentOrder } from '../../fill-requests/order-presenter.js';
 
 export const getOrder: Handlers['getOrder'] = async ({ path }, ctx) => {
   const order = await ctx.services.orders.get(ownerOf(ctx), path.token);
