@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * A small in-process read-through cache for records read far more often than written.
  *
@@ -6,32 +8,28 @@
  * another process are seen after `ttlMs` at the latest, so the cache is only enabled where
  * one process owns the database (the embedded database); a `ttlMs` of 0 disables it.
  */
-export class ReadCache<V> {
-  private readonly entries = new Map<string, { value: V; expires: number }>();
-  private readonly generations = new Map<string, number>();
+export class ReadCache<V extends {}> {
+  private readonly entries?: LRUCache<string, V>;
+  private readonly generations: LRUCache<string, number>;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
+  constructor(ttlMs: number, maxEntries = 10_000) {
+    if (ttlMs > 0) this.entries = new LRUCache({ max: maxEntries, ttl: ttlMs });
+    this.generations = new LRUCache({ max: maxEntries * 2 });
+  }
 
   async load(key: string, loader: () => Promise<V | undefined>): Promise<V | undefined> {
-    if (this.ttlMs <= 0) return loader();
+    if (!this.entries) return loader();
     const hit = this.entries.get(key);
-    if (hit && hit.expires > Date.now()) return hit.value;
+    if (hit !== undefined) return hit;
     const generation = this.generations.get(key) ?? 0;
     const value = await loader();
-    if (value !== undefined && (this.generations.get(key) ?? 0) === generation) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-      this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
-    }
+    if (value !== undefined && (this.generations.get(key) ?? 0) === generation) this.entries.set(key, value);
     return value;
   }
 
   invalidate(key: string): void {
-    if (this.ttlMs <= 0) return;
+    if (!this.entries) return;
     this.entries.delete(key);
     this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
-    if (this.generations.size > this.maxEntries * 2) this.generations.clear();
   }
 }

@@ -37,4 +37,16 @@ describe('the read cache', () => {
     await new Promise((done) => setTimeout(done, 30));
     expect(await cache.load('k', async () => 'new')).toBe('new');
   });
+
+  it('keeps at most maxEntries values, dropping the least recently used', async () => {
+    const cache = new ReadCache<string>(60_000, 2);
+    let reads = 0;
+    const load = (key: string) => cache.load(key, async () => `${key}${++reads}`);
+    await load('a');
+    await load('b');
+    await load('a'); // a is now the most recently used
+    await load('c'); // evicts b
+    expect(await load('a')).toBe('a1');
+    expect(await load('b')).toBe('b4');
+  });
 });

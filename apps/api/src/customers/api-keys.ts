@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { ApiKeyCaller, Environment } from '../auth/principal.js';
 import type { CustomerRepository } from './customer-repository.js';
 import { randomToken } from '../tokens.js';
@@ -15,34 +16,26 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-interface CacheEntry {
-  principal: ApiKeyCaller;
-  expires: number;
-}
-
 /** Resolves API keys to their callers, caching hits briefly so reads do not hit the database. */
 export class ApiKeyAuthenticator {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache: LRUCache<string, ApiKeyCaller>;
 
   constructor(
     private readonly customers: CustomerRepository,
-    private readonly ttlMs = 30_000,
-    private readonly maxEntries = 10_000,
-  ) {}
+    ttlMs = 30_000,
+    maxEntries = 10_000,
+  ) {
+    this.cache = new LRUCache({ max: maxEntries, ttl: ttlMs });
+  }
 
   async authenticate(key: string): Promise<ApiKeyCaller | null> {
     const hash = hashApiKey(key);
-    const now = Date.now();
     const hit = this.cache.get(hash);
-    if (hit && hit.expires > now) return hit.principal;
+    if (hit) return hit;
     const row = await this.customers.findActiveKey(hash);
-    if (!row) {
-      this.cache.delete(hash);
-      return null;
-    }
+    if (!row) return null;
     const principal: ApiKeyCaller = { kind: 'api-key', customerId: row.customer_id, environment: row.environment };
-    if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(hash, { principal, expires: now + this.ttlMs });
+    this.cache.set(hash, principal);
     return principal;
   }
 }
