@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.js';
 import type { Owner } from '../src/auth/principal.js';
-import { loadConfig } from '../src/config.js';
-import { isPostgresUrl, openDatabase } from '../src/db/database.js';
+import { isPostgresUrl, loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { WebhookDeliveryWorker } from '../src/webhook-deliveries/webhook-delivery-worker.js';
 

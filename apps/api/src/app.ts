@@ -13,7 +13,7 @@ import { createServices, type Services } from './services.js';
 import { randomToken } from './tokens.js';
 import { createWorkers } from './workers.js';
 
-export interface AppOptions {
+interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];

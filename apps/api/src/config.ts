@@ -61,6 +61,11 @@ export interface PharmacyIdentity {
 
 export class ConfigError extends Error {}
 
+/** Whether DATABASE_URL names PostgreSQL (anything else is the embedded database's file). */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -118,7 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const databaseUrl = env.DATABASE_URL || './data/pharmacy.db';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !isPostgresUrl(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be postgres://... or the path of the embedded database file');
   }
   return {
@@ -128,7 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     logLevel,
-    readCacheTtlMs: integer(env, 'READ_CACHE_TTL_MS', /^postgres(ql)?:\/\//.test(databaseUrl) ? 0 : 30_000, 0, 3_600_000),
+    readCacheTtlMs: integer(env, 'READ_CACHE_TTL_MS', isPostgresUrl(databaseUrl) ? 0 : 30_000, 0, 3_600_000),
     pharmacy: {
       name: text(env, 'PHARMACY_NAME', 'Open Pharmacy'),
       idNumber: text(env, 'PHARMACY_ID_NUMBER', '0000000'),

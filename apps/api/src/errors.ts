@@ -7,7 +7,7 @@ export interface ValidationErrorItem {
   message: string;
 }
 
-export type ErrorBody =
+type ErrorBody =
   | { statusCode: number; error: string; message: string }
   | { statusCode: 400; error: 'Bad Request'; validation_errors: ValidationErrorItem[] };
 

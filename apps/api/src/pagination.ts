@@ -4,7 +4,7 @@ import { invalidField } from './errors.js';
  * Opaque cursors for cursor-paginated lists: the position after the last item answered,
  * base64url-encoded JSON. Clients pass them back unchanged as `next`.
  */
-export interface Cursor {
+interface Cursor {
   /** The sort key of the last item answered (a timestamp, for lists in creation order). */
   after: string;
   /** The token of that item, breaking ties between equal sort keys. */

@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
-import { TRANSFER_REJECTION_CODES, TRANSFER_REJECTIONS } from '../src/transfers/rejection-codes.js';
+import { TRANSFER_REJECTIONS, type TransferRejectionCode } from '../src/transfers/rejection-codes.js';
 import { eventProblems, eventsOf, waitFor, type StoredEvent } from './support/event-schemas.js';
 import { createPatient, destination, insertPrescription } from './support/fixtures.js';
 import { directTransferBody, pharmacyEnv, transferBody } from './support/lifecycle-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+
+const REJECTION_CODES = Object.keys(TRANSFER_REJECTIONS) as TransferRejectionCode[];
 
 /**
  * The sandbox's simulated pharmacy (SANDBOX_STEP_DELAY_MS=0): sandbox requests go through
@@ -102,7 +104,7 @@ describe('transfer requests in the sandbox', () => {
 
   it('every rejection code can be forced: `sandbox:reject:<code>` in notes or metadata ends with a TRANSFER error with it', async () => {
     const created = await Promise.all(
-      TRANSFER_REJECTION_CODES.map(async (code, i) => ({
+      REJECTION_CODES.map(async (code, i) => ({
         code,
         ...(await createTransfer(['Lisinopril'], i % 2 ? { notes: `please sandbox:reject:${code} thanks` } : { metadata: `sandbox:reject:${code}` })),
       })),

@@ -3,12 +3,14 @@ import type { NewCustomer } from '../src/customers/customer-service.js';
 import { SimpleTransactor, type Transactor } from '../src/db/transactor.js';
 import { LifecycleError } from '../src/errors.js';
 import { UnitsOfWork } from '../src/events/unit-of-work.js';
-import { TRANSFER_REJECTION_CODES, TRANSFER_REJECTIONS } from '../src/transfers/rejection-codes.js';
+import { TRANSFER_REJECTIONS, type TransferRejectionCode } from '../src/transfers/rejection-codes.js';
 import type { StoredEvent } from './support/event-schemas.js';
 import { createPatient } from './support/fixtures.js';
 import { transferBody } from './support/lifecycle-fixtures.js';
 import { startStaffApp, type StaffActions } from './support/staff-actions.js';
 import type { TestApp } from './support/test-app.js';
+
+const REJECTION_CODES = Object.keys(TRANSFER_REJECTIONS) as TransferRejectionCode[];
 
 /**
  * What pharmacy staff do with a transfer request, on production records (the sandbox's
@@ -109,7 +111,7 @@ describe('transfers', () => {
     expect(result).toMatchObject({ status: 'error', error_code: 'CONTACT_METHOD_UNSUPPORTED' });
   });
 
-  it.each(TRANSFER_REJECTION_CODES)('a transfer rejected with %s: TRANSFER error with its code and description', async (code) => {
+  it.each(REJECTION_CODES)('a transfer rejected with %s: TRANSFER error with its code and description', async (code) => {
     const { patient, token } = await createTransfer(['Lisinopril', 'Metformin']);
     const before = await staff.eventCount();
     const specifics = code === 'TRANSFER_OTHER_REASON' ? 'The pharmacy closed permanently.' : undefined;

@@ -5,10 +5,10 @@ import { notFound } from '../errors.js';
 import { randomToken } from '../tokens.js';
 import type { CopayRequestRepository, CopayRequestRow } from './copay-request-repository.js';
 
-export const COPAY_REQUEST_NOT_FOUND = 'Unable to find Copay Request.';
+const COPAY_REQUEST_NOT_FOUND = 'Unable to find Copay Request.';
 
 /** One filled prescription of a fill request, to be priced under the request's plan. */
-export interface CopayFill {
+interface CopayFill {
   position: number;
   prescription_token: string;
   days_supply: number;

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import Sqlite from 'libsql';
 import pg from 'pg';
+import { isPostgresUrl } from '../config.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 
 /**
@@ -74,10 +75,6 @@ class StatementCache {
     this.statements.clear();
     this.sqlite.close();
   }
-}
-
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//.test(url);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Database, Db, Dialect } from './database.js';
 import type { Transactor } from './transactor.js';
 
 /** Tables whose rows are background jobs: a row is claimed by setting its `locked_until`. */
-export type JobTableName = {
+type JobTableName = {
   [T in keyof Database]: Database[T] extends { id: string; locked_until: string | null } ? T : never;
 }[keyof Database];
 

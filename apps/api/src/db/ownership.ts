@@ -28,11 +28,16 @@ export function whereOwned(owner: Owner, table?: string): Expression<SqlBool> {
 }
 
 /** How a read answers a record the owner may not see. */
-export interface Refusals {
+interface Refusals {
   /** No such record here (also the owner's own record of the other environment). */
   notFound: () => HttpError;
   /** Another customer's record, where the operation documents a refusal of its own; otherwise not found. */
   otherCustomer?: () => HttpError;
+}
+
+/** Whether the record is the owner's: the owner's customer, in the owner's environment. */
+export function isOwnedBy(row: Owned, owner: Owner): boolean {
+  return row.customer_id === owner.customerId && row.environment === owner.environment;
 }
 
 /** The record, when the owner may see it; otherwise the operation's refusal. */

@@ -13,8 +13,8 @@ import type { DirectTransferRepository, DirectTransferRow } from './direct-trans
 type Schemas = components['schemas'];
 export type DirectTransferCreate = Schemas['DirectTransferCreate'];
 
-export const DIRECT_TRANSFER_NOT_FOUND = 'Direct transfer not found.';
-export const DIRECT_TRANSFER_NOT_OWNED = 'This record belongs to another customer.';
+const DIRECT_TRANSFER_NOT_FOUND = 'Direct transfer not found.';
+const DIRECT_TRANSFER_NOT_OWNED = 'This record belongs to another customer.';
 
 function same(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();

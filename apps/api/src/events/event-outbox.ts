@@ -16,7 +16,7 @@ export interface NewEvent {
 export type EventDetails<Event extends { details: unknown }> = Event['details'] & Record<string, unknown>;
 
 /** The envelope of seed 6.1, exactly as delivered and listed. */
-export interface EventEnvelope {
+interface EventEnvelope {
   request_id?: string;
   callback_type: string;
   status?: string;

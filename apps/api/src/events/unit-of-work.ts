@@ -26,7 +26,7 @@ export interface UnitOfWork {
 }
 
 /** What the composition root plugs into every unit of work. */
-export interface UnitOfWorkHooks {
+interface UnitOfWorkHooks {
   /** Runs in the unit of work when a record's lifecycle starts. */
   started?: (uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, token: string) => Promise<void>;
   /** Runs after a unit of work that recorded events has committed (so delivery starts at once). */

@@ -12,7 +12,7 @@ type Schemas = components['schemas'];
 type ShipmentStatus = events.ShipmentStatus;
 
 /** What a shipment milestone may set; the first one assigns what is not given. */
-export interface ShipmentInput {
+interface ShipmentInput {
   carrier?: string;
   tracking_number?: string;
   eta?: string;

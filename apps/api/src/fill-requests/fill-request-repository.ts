@@ -8,7 +8,7 @@ export type FillRequestMedicationRow = FillRequestMedicationsTable;
 
 export type CreatedAtOperator = '<' | '>' | '<=' | '>=' | '=';
 
-export interface FillRequestListQuery {
+interface FillRequestListQuery {
   createdAt?: { op: CreatedAtOperator; value: string };
   metadata?: string;
   after?: { created_at: string; token: string };

@@ -1,13 +1,12 @@
 import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import type { CopayRequestService } from '../copay-requests/copay-request-service.js';
-import { ownerColumns, visibleTo } from '../db/ownership.js';
+import { isOwnedBy, ownerColumns, visibleTo } from '../db/ownership.js';
 import { forbidden, invalidField, notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import type { InsuranceService } from '../insurances/insurance-service.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import type { PatientService } from '../patients/patient-service.js';
-import { unfillableReason } from '../prescriptions/fillable.js';
 import type { PrescriptionService } from '../prescriptions/prescription-service.js';
 import { randomToken } from '../tokens.js';
 import type { CreatedAtOperator, FillRequestMedicationRow, FillRequestRepository, FillRequestRow } from './fill-request-repository.js';
@@ -15,21 +14,21 @@ import type { CreatedAtOperator, FillRequestMedicationRow, FillRequestRepository
 type Schemas = components['schemas'];
 export type FillRequestCreate = Schemas['FillRequestCreate'];
 
-export const FILL_REQUEST_NOT_FOUND = 'Fill request not found.';
-export const FILL_REQUEST_OF_ANOTHER_CUSTOMER = 'This record belongs to another customer.';
+const FILL_REQUEST_NOT_FOUND = 'Fill request not found.';
+const FILL_REQUEST_OF_ANOTHER_CUSTOMER = 'This record belongs to another customer.';
 export const FILL_REQUEST_RECEIVED = 'Fill request received.';
 const DEFAULT_LIMIT = 20;
 
 const OPERATORS: Record<string, CreatedAtOperator> = { lt: '<', gt: '>', lte: '<=', gte: '>=', eq: '=' };
 
-export interface FillRequestListParams {
+interface FillRequestListParams {
   created_at?: string;
   limit?: number;
   next?: string;
   metadata?: string;
 }
 
-export interface FillRequestPage {
+interface FillRequestPage {
   results: FillRequestRow[];
   next_page_token: string | null;
 }
@@ -90,12 +89,12 @@ export class FillRequestService {
     medications.forEach((m, i) => {
       const rx = byToken.get(m.prescription_token);
       const key = `medications.${i}.prescription_token`;
-      if (!rx || rx.customer_id !== owner.customerId || rx.environment !== owner.environment) {
+      if (!rx || !isOwnedBy(rx, owner)) {
         errors.push({ key, message: 'does not exist' });
       } else if (rx.patient_token !== patient.token) {
         errors.push({ key, message: 'does not belong to this patient' });
       } else {
-        const reason = unfillableReason(rx, now);
+        const reason = this.prescriptions.unfillableReason(rx, now);
         if (reason) errors.push(notFillable(i, reason));
       }
     });

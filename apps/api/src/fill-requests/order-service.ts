@@ -2,7 +2,7 @@ import type { Owner } from '../auth/principal.js';
 import { notFound } from '../errors.js';
 import type { OrderRepository, OrderRow } from './order-repository.js';
 
-export const ORDER_NOT_FOUND = 'Order not found.';
+const ORDER_NOT_FOUND = 'Order not found.';
 
 /** Orders, read by token (fill-lifecycle.ts creates them when a fill request is dispensed, and ships them). */
 export class OrderService {

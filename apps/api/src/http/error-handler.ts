@@ -10,7 +10,7 @@ import {
 } from '../errors.js';
 
 /** Maps whatever was thrown to an HttpError in the seed's shapes; nothing internal leaks. */
-export function toHttpError(error: unknown, contentType = ''): HttpError {
+function toHttpError(error: unknown, contentType = ''): HttpError {
   if (error instanceof HttpError) return error;
   const e = error as Partial<FastifyError>;
   switch (e.code) {

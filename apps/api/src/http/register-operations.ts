@@ -28,7 +28,7 @@ function fastifyPath(path: string): string {
 }
 
 /** Every `/v1/...` path is also served under `/api/v1/...` (seed 1.7). */
-export function servedPaths(path: string): string[] {
+function servedPaths(path: string): string[] {
   return path.startsWith('/v1/') ? [path, `/api${path}`] : [path];
 }
 

@@ -135,7 +135,7 @@ function closestBranches(errors: ErrorObject[]): ErrorObject[] {
 }
 
 /** One item per key, in the order the schema reports them; composition noise dropped. */
-export function describeErrors(allErrors: ErrorObject[], data: unknown): ValidationErrorItem[] {
+function describeErrors(allErrors: ErrorObject[], data: unknown): ValidationErrorItem[] {
   const items = new Map<string, ValidationErrorItem>();
   const errors = closestBranches(allErrors);
   for (const error of errors) {

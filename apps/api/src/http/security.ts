@@ -5,7 +5,7 @@ import type { SecuritySchemes } from '../auth/security-schemes.js';
 import { insufficientScope, unsupportedSecurityScheme } from '../errors.js';
 import type { SecurityRequirement } from './route-definition.js';
 
-export type SecurityHook = (request: FastifyRequest) => Promise<void>;
+type SecurityHook = (request: FastifyRequest) => Promise<void>;
 
 /** One entry of an operation's `security`: a single scheme and the scopes it needs. */
 interface Alternative {

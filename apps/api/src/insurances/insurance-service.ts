@@ -6,10 +6,10 @@ import { notFound } from '../errors.js';
 import { randomToken } from '../tokens.js';
 import type { InsuranceRepository, InsuranceRow } from './insurance-repository.js';
 
-export const INSURANCE_NOT_FOUND = 'Unable to find Insurance.';
+const INSURANCE_NOT_FOUND = 'Unable to find Insurance.';
 
 /** A plan as a fill request names it: by token, or by its card fields. */
-export type InsurancePlan = components['schemas']['FillRequestInsurance'];
+type InsurancePlan = components['schemas']['FillRequestInsurance'];
 
 /** A patient's insurance records: created from the card fields of fill requests, read by token. */
 export class InsuranceService {

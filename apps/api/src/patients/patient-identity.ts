@@ -5,7 +5,7 @@ export function normalizeName(name: string): string {
   return name.trim().toLowerCase();
 }
 
-export interface PatientIdentity {
+interface PatientIdentity {
   first_name: string;
   last_name: string;
   dob: string;

@@ -6,7 +6,7 @@ import type { PatientsTable } from './patient-tables.js';
 export type PatientRow = PatientsTable;
 export type PatientChanges = Partial<Omit<PatientsTable, 'token' | 'customer_id' | 'environment' | 'match_key'>>;
 
-export interface PatientQuery {
+interface PatientQuery {
   firstNameNorm: string;
   lastNameNorm: string;
   dob: string;

@@ -13,7 +13,7 @@ import type { PatientChanges, PatientRepository, PatientRow } from './patient-re
 type Schemas = components['schemas'];
 export type PatientCreate = Schemas['PatientCreate'];
 export type PatientUpdate = Schemas['PatientUpdate'];
-export interface PatientFind {
+interface PatientFind {
   first_name: string;
   last_name: string;
   gender: 'male' | 'female' | 'unknown';
@@ -25,8 +25,8 @@ export interface PatientFind {
   species?: string;
 }
 
-export const PATIENT_NOT_FOUND = 'Unable to find Patient.';
-export const PATIENT_NOT_OWNED = 'Patient does not belong to this customer.';
+const PATIENT_NOT_FOUND = 'Unable to find Patient.';
+const PATIENT_NOT_OWNED = 'Patient does not belong to this customer.';
 
 function toFlag(value: boolean | undefined): Flag | null {
   return value === undefined ? null : value ? 1 : 0;

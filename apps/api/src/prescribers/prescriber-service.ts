@@ -6,10 +6,10 @@ import { notFound } from '../errors.js';
 import { nowIso, randomToken } from '../tokens.js';
 import type { PrescriberRepository, PrescriberRow } from './prescriber-repository.js';
 
-export const PRESCRIBER_NOT_FOUND = 'Unable to find Prescriber.';
+const PRESCRIBER_NOT_FOUND = 'Unable to find Prescriber.';
 
 /** A prescriber as a submission names it (a direct transfer's `prescriber`). */
-export type PrescriberDetails = components['schemas']['DirectTransferPrescriber'];
+type PrescriberDetails = components['schemas']['DirectTransferPrescriber'];
 
 /**
  * Prescriber records. They come from the prescriptions the pharmacy receives (direct

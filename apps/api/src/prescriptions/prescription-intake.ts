@@ -9,7 +9,7 @@ import { notifyRx } from './prescription-events.js';
 import type { PrescriptionRepository, PrescriptionRow } from './prescription-repository.js';
 
 /** How a prescription reached the pharmacy (the prescription's `origin`). */
-export type PrescriptionOrigin = 'electronic' | 'transfer' | 'direct_transfer';
+type PrescriptionOrigin = 'electronic' | 'transfer' | 'direct_transfer';
 
 /** What the pharmacy records of a prescription it receives (by e-prescription, transfer or direct transfer). */
 export interface PrescriptionInput {

@@ -6,14 +6,14 @@ import type { PatientService } from '../patients/patient-service.js';
 import { nextFill, unfillableReason, type Fill } from './fillable.js';
 import type { PrescriptionRepository, PrescriptionRow } from './prescription-repository.js';
 
-export const PRESCRIPTION_NOT_FOUND = 'Unable to find Prescription.';
-export const PRESCRIPTION_NOT_OWNED = 'Prescription does not belong to this customer.';
+const PRESCRIPTION_NOT_FOUND = 'Unable to find Prescription.';
+const PRESCRIPTION_NOT_OWNED = 'Prescription does not belong to this customer.';
 
 /** Attempts to record a fill when concurrent fills keep changing the prescription underneath. */
 const FILL_ATTEMPTS = 5;
 
 /** The fill recorded, or why the prescription could not be filled (null when it was not found any more). */
-export type FillOutcome = { filled: Fill } | { refused: string | null };
+type FillOutcome = { filled: Fill } | { refused: string | null };
 
 /** Prescriptions: reads, and the fills recorded on them. */
 export class PrescriptionService {
@@ -38,6 +38,11 @@ export class PrescriptionService {
       notFound: () => notFound(PRESCRIPTION_NOT_FOUND),
       otherCustomer: () => notOwner(PRESCRIPTION_NOT_OWNED),
     });
+  }
+
+  /** Why the prescription cannot be filled now (words for a validation message), or null when it can. */
+  unfillableReason(rx: PrescriptionRow, now: Date): string | null {
+    return unfillableReason(rx, now);
   }
 
   /** Prescriptions by token, in any customer's records: the caller checks what it may use. */

@@ -4,7 +4,7 @@ import type { UnitsOfWork } from '../events/unit-of-work.js';
 import type { ElectronicPrescriptionReceived, PrescriptionInput, PrescriptionIntake } from '../prescriptions/prescription-intake.js';
 import { SANDBOX_PRESCRIPTION_DEFAULTS } from './sandbox-prescriptions.js';
 
-export const SANDBOX_ONLY = 'This operation is available in the sandbox only.';
+const SANDBOX_ONLY = 'This operation is available in the sandbox only.';
 
 /**
  * The prescriber's system, played by the sandbox (`POST /v1/sandbox/electronic_prescriptions`):

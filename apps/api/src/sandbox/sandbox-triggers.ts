@@ -16,7 +16,7 @@ import { isRejectionCode, type TransferRejectionCode } from '../transfers/reject
  *   `sandbox:error` → `ORDER` error (the request is in error);
  *   `sandbox:returned` → `ORDER` success, `SHIPMENT` IN_TRANSIT, then `SHIPMENT` RETURNED (error).
  */
-export const SANDBOX_MARKERS = {
+const SANDBOX_MARKERS = {
   reject: 'sandbox:reject',
   contactError: 'sandbox:contact_error',
   triage: 'sandbox:triage',
@@ -24,7 +24,7 @@ export const SANDBOX_MARKERS = {
   returned: 'sandbox:returned',
 } as const;
 
-export type TransferTrigger =
+type TransferTrigger =
   | { kind: 'complete' }
   | { kind: 'reject'; code: TransferRejectionCode }
   | { kind: 'contact_error' };
@@ -42,7 +42,7 @@ export function directTransferRejected(...texts: (string | null | undefined)[]):
   return texts.some((t) => t?.includes(SANDBOX_MARKERS.reject));
 }
 
-export type FillTrigger = 'fill' | 'triage' | 'error' | 'returned';
+type FillTrigger = 'fill' | 'triage' | 'error' | 'returned';
 
 export function fillTrigger(metadata: string | null | undefined): FillTrigger {
   if (!metadata) return 'fill';

@@ -25,8 +25,6 @@ export const TRANSFER_REJECTIONS: Record<TransferRejectionCode, string> = {
   PATIENT_REQUESTED_QUANTITY_TOO_HIGH: 'patient requested a quantity higher than prescribed',
 };
 
-export const TRANSFER_REJECTION_CODES = Object.keys(TRANSFER_REJECTIONS) as TransferRejectionCode[];
-
 export const TRANSFER_CONTACT_ERRORS: Record<TransferContactErrorCode, string> = {
   TRANSFER_NOT_PENDING: 'the transfer request is no longer pending',
   CONTACT_METHOD_UNSUPPORTED: 'the pharmacy or prescriber cannot be reached by fax or phone',

@@ -8,7 +8,7 @@ import { isRejectionCode, TRANSFER_REJECTIONS, type TransferContactErrorCode, ty
 import * as events from './transfer-events.js';
 import { newTransferMedication, type TransferMedicationRow, type TransferRepository, type TransferRow } from './transfer-repository.js';
 
-export interface ContactInput {
+interface ContactInput {
   contact_method: string;
   /** Defaults to the transfer's pharmacy (or prescriber) name. */
   contact_name?: string;
@@ -29,7 +29,7 @@ export interface TransferOutcome {
 }
 
 /** A transfer request with its medications, as an action reads it. */
-export interface TransferInProgress {
+interface TransferInProgress {
   transfer: TransferRow;
   medications: TransferMedicationRow[];
 }

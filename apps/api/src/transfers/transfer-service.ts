@@ -18,9 +18,9 @@ import {
 /** The create body, as the route validated it against the spec. */
 export type TransferRequestCreate = components['schemas']['TransferRequestCreate'];
 
-export const TRANSFER_NOT_FOUND = 'Transfer not found.';
+const TRANSFER_NOT_FOUND = 'Transfer not found.';
 /** Transfer requests per page of the list (seed 8). */
-export const TRANSFER_PAGE_SIZE = 50;
+const TRANSFER_PAGE_SIZE = 50;
 
 export interface TransferWithMedications {
   transfer: TransferRow;

@@ -28,7 +28,7 @@ export interface TransferRequestsTable extends Owned {
 }
 
 /** Outcome of one medication of a transfer request. */
-export type TransferMedicationStatus = 'pending' | 'transferred' | 'rejected';
+type TransferMedicationStatus = 'pending' | 'transferred' | 'rejected';
 
 /**
  * One medication of a transfer request: one per name requested, or, for a request of every

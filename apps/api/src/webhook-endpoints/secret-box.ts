@@ -1,8 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Config } from '../config.js';
-import { isPostgresUrl } from '../db/database.js';
+import { isPostgresUrl, type Config } from '../config.js';
 
 /**
  * Encrypts stored secrets with AES-256-GCM under the server key. A sealed value is
@@ -31,7 +30,7 @@ export class SecretBox {
 }
 
 /** The key file of the embedded database: `secrets.key` beside the database file. */
-export function secretsKeyFile(databaseUrl: string): string {
+function secretsKeyFile(databaseUrl: string): string {
   return join(dirname(resolve(databaseUrl.replace(/^file:/, ''))), 'secrets.key');
 }
 

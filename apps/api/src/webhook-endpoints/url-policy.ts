@@ -25,7 +25,7 @@ export class RefusedAddressError extends Error {
 }
 
 /** Resolves a host as connections will (dns.lookup, every address). */
-export function resolveHost(host: string): Promise<LookupAddress[]> {
+function resolveHost(host: string): Promise<LookupAddress[]> {
   const bare = host.replace(/^\[|\]$/g, '');
   if (isIP(bare)) return Promise.resolve([{ address: bare, family: isIP(bare) }]);
   return new Promise((done, fail) => lookup(bare, { all: true }, (error, addresses) => (error ? fail(error) : done(addresses))));

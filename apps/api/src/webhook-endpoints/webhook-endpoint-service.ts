@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Owner } from '../auth/principal.js';
 import type { WebhookConfig } from '../config.js';
-import type { Db } from '../db/database.js';
 import { ownerColumns } from '../db/ownership.js';
 import type { Transactor } from '../db/transactor.js';
 import { invalidField, notFound } from '../errors.js';
@@ -30,7 +29,7 @@ const NOT_FOUND = 'Unable to find Webhook Endpoint.';
 const MAX_URL_LENGTH = 2048;
 
 /** `whsec_` + base64 of 24 random bytes (Standard Webhooks' secret format). */
-export function newWebhookSecret(): string {
+function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
@@ -114,8 +113,8 @@ export class WebhookEndpointService {
   }
 
   /** The endpoint of an owner with its secret opened, or undefined when none is set. */
-  async target(owner: Owner, trx?: Db): Promise<DeliveryTarget | undefined> {
-    const row = await this.repository.find(owner, trx);
+  async target(owner: Owner): Promise<DeliveryTarget | undefined> {
+    const row = await this.repository.find(owner);
     if (!row) return undefined;
     return { url: row.url, secret: this.secrets.open(row.secret_encrypted, contextOf(owner)) };
   }

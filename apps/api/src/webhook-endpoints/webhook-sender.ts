@@ -5,7 +5,7 @@ import { isNonPublicAddress, publicOnlyLookup, RefusedAddressError } from './url
 // The client's signer: integrators verify with the same code the service signs with.
 import { signWebhook } from '@pharmacy/client/webhooks';
 
-export interface WebhookRequest {
+interface WebhookRequest {
   url: string;
   id: string;
   body: string;

@@ -18,7 +18,7 @@ export interface FeedEventRow {
 export type TimestampOperator = '<' | '>' | '<=' | '>=' | '=';
 
 /** The feed's position: after the event with this timestamp and sequence. */
-export interface FeedPosition {
+interface FeedPosition {
   timestamp: number;
   sequence: number;
 }

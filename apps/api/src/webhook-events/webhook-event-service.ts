@@ -14,14 +14,14 @@ export const DEFAULT_LIMIT = 100;
 const LISTABLE_TYPES: Record<string, string> = { notify_rx: 'NOTIFY_RX' };
 
 export const TIMESTAMP_SYNTAX = 'must be {operator}:{value} with an operator of [$lt, $gt, $lte, $gte, $eq]';
-export const UNSUPPORTED_TYPE = `must be one of [${Object.keys(LISTABLE_TYPES).join(', ')}]`;
-export const BAD_PAGE_TOKEN = 'is not a valid page token';
+const UNSUPPORTED_TYPE = `must be one of [${Object.keys(LISTABLE_TYPES).join(', ')}]`;
+const BAD_PAGE_TOKEN = 'is not a valid page token';
 
 const OPERATORS: Record<string, TimestampOperator> = { $lt: '<', $gt: '>', $lte: '<=', $gte: '>=' };
 const RANGE_CONDITION = /^(\$(?:lt|gt|lte|gte)):([0-9]{1,12})$/;
 const EQUALITY_CONDITION = /^\$eq:([^\s&]{1,64})$/;
 
-export interface EventFeedParams {
+interface EventFeedParams {
   timestamp?: string[];
   limit?: number;
   next?: string;

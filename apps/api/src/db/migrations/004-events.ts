@@ -1,9 +1,10 @@
-import { PostgresAdapter, type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import type { Dialect } from '../database.js';
 
 /** The events outbox: every event, its envelope, and its delivery state. */
-export const events: Migration = {
+export const events = (dialect: Dialect): Migration => ({
   async up(db: Kysely<any>) {
-    const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+    const postgres = dialect === 'postgres';
     const table = db.schema
       .createTable('events')
       .addColumn('sequence', postgres ? 'bigserial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
@@ -31,4 +32,4 @@ export const events: Migration = {
       .execute();
     await db.schema.createIndex('events_due').on('events').columns(['next_attempt_at']).execute();
   },
-};
+});
