@@ -24,13 +24,20 @@ export interface RawResponse {
   json: any;
 }
 
+export interface TestAppOptions {
+  /** Receives every log entry the app writes (at LOG_LEVEL, `info` when unset); by default nothing is logged. */
+  log?: (entry: Record<string, unknown>) => void;
+}
+
 /** The real app on a real database, listening on a loopback port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   // The sandbox's simulated pharmacy waits an hour between steps unless a test asks for it
   // (SANDBOX_STEP_DELAY_MS: '0'), so it never changes records other tests assert on.
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', SANDBOX_STEP_DELAY_MS: '3600000', ...env });
-  const app = await buildApp({ config, database: database.handle });
+  const config = loadConfig({ LOG_LEVEL: options.log ? 'info' : 'silent', PORT: '0', SANDBOX_STEP_DELAY_MS: '3600000', ...env });
+  const log = options.log;
+  const logger = log && { level: config.logLevel, stream: { write: (line: string) => log(JSON.parse(line) as Record<string, unknown>) } };
+  const app = await buildApp({ config, database: database.handle, ...(logger ? { logger } : {}) });
   await app.fastify.listen({ port: 0, host: '127.0.0.1' });
   const address = app.fastify.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
