@@ -19,8 +19,8 @@ export const jane = {
   communications_opt_in: true,
 };
 
-/** Where a fill request ships, and the survey it must carry (all of whose fields are optional). */
-export const destination = {
+/** Where a fill request ships. */
+export const address = {
   address_to_name: 'Jane Doe',
   address_to_street1: '1 Market St',
   address_to_city: 'San Francisco',
@@ -28,14 +28,22 @@ export const destination = {
   address_to_zip: '94107',
   address_to_phone: '4155550100',
   address_to_email: 'jane@example.com',
-  patient_survey: {},
 };
 
-/** Creates a patient through the API and answers its token. */
+/** Where a fill request ships, and the survey it must carry (all of whose fields are optional). */
+export const destination = { ...address, patient_survey: {} };
+
+/** Jane as the patient tests create her: with her ssn and ID image, which no answer may carry. */
+export const janeInFull = { ...jane, ssn: '123456789', id_image: 'https://files.example.com/id/jane.png' };
+
+/** Creates a patient through the API, with a first name of its own, and answers its token. */
 export async function createPatient(t: TestApp, apiKey: string, body: Record<string, unknown> = {}): Promise<string> {
-  const { data, response } = await t.client(apiKey).PUT('/v1/patient', {
-    body: { ...jane, first_name: `Pat${randomToken(6)}`, ...body } as never,
-  });
+  return putPatient(t, apiKey, { ...jane, first_name: `Pat${randomToken(6)}`, ...body });
+}
+
+/** Creates a patient of exactly `body` through the API (the same person again answers the same token). */
+export async function putPatient(t: TestApp, apiKey: string, body: Record<string, unknown>): Promise<string> {
+  const { data, response } = await t.client(apiKey).PUT('/v1/patient', { body: body as never });
   expect(response.status).toBe(201);
   return data!.patient_token;
 }

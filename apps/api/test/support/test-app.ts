@@ -68,3 +68,11 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     },
   };
 }
+
+/** The app with the two customers most stories need: Acme, whose records they touch, and Globex, who must not see them. */
+export async function startTestAppWithCustomers(env: Record<string, string> = {}): Promise<{ t: TestApp; acme: NewCustomer; globex: NewCustomer }> {
+  const t = await startTestApp(env);
+  const acme = await t.customer('Acme');
+  const globex = await t.customer('Globex');
+  return { t, acme, globex };
+}

@@ -1,13 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Owner } from '../src/auth/principal.js';
-import type { NewCustomer } from '../src/customers/customer-service.js';
-import type { Db } from '../src/db/database.js';
-import { recordEvent, type NewEvent } from '../src/events/event-outbox.js';
+// Listing webhook events (listWebhookEvents): delivery state, time order, paging, filters by
+// timestamp and status, only the caller's events, and the parameters it refuses.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/test-app.js';
-
-/** 2026-01-15T00:00:00Z, in seconds: the day the events below happen. */
-const T = 1768435200;
-const TIMESTAMP_SYNTAX = 'must be {operator}:{value} with an operator of [$lt, $gt, $lte, $gte, $eq]';
+import {
+  eventRecorder,
+  notifyRx,
+  production,
+  sandbox,
+  T,
+  TIMESTAMP_SYNTAX,
+  transferContacted,
+  transferNotContacted,
+  type Query,
+} from './support/webhook-event-fixtures.js';
 
 let t: TestApp;
 
@@ -16,80 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const sandbox = (c: NewCustomer): Owner => ({ customerId: c.customer_id, environment: 'sandbox' });
-const production = (c: NewCustomer): Owner => ({ customerId: c.customer_id, environment: 'production' });
-
-function notifyRx(n: number): NewEvent {
-  return {
-    callbackType: 'NOTIFY_RX',
-    details: {
-      medication_name: 'Lisinopril 10 mg tablet',
-      prescriber: 'Dr. Jordan Lee',
-      prescription_token: `rx${n}Kd8Fh2Jl6Nq0Sv3Wy5Zb7`,
-      patient_token: 'p7Xk2mQ9rT4vW8yZ1aB3cD5e',
-      patient_token_duplicates: [],
-      merged_patients: [],
-      location: 'Denver',
-      rx_link: `https://pharmacy.example.com/rx/rx${n}Kd8Fh2Jl6Nq0Sv3Wy5Zb7`,
-    },
-  };
-}
-
-function transferContacted(requestId: string): NewEvent {
-  return {
-    callbackType: 'TRANSFER_CONTACT',
-    status: 'success',
-    requestId,
-    details: {
-      metadata: 'order-10045',
-      message: 'Transfer request faxed to the pharmacy.',
-      patient_token: 'p7Xk2mQ9rT4vW8yZ1aB3cD5e',
-      transfer_token: 'tr5Gh7Jk9Lm1Np3Qr5St7Uv9',
-      contact_name: 'Main Street Pharmacy',
-      contact_method: 'fax',
-      contact_number: '5125550100',
-    },
-  };
-}
-
-function transferNotContacted(requestId: string): NewEvent {
-  return {
-    callbackType: 'TRANSFER_CONTACT',
-    status: 'error',
-    requestId,
-    details: {
-      error_code: 'TRANSFER_NOT_PENDING',
-      metadata: 'order-10045',
-      transfer_token: 'tr5Gh7Jk9Lm1Np3Qr5St7Uv9',
-      message: 'The transfer is no longer pending; the pharmacy was not contacted.',
-    },
-  };
-}
-
-type AlsoInUnitOfWork = (trx: Db, ids: string[]) => Promise<void>;
-
-/**
- * Records events through the outbox, in one unit of work, as if they happened at `at`
- * (seconds); a last function argument runs in the same unit of work after them.
- */
-async function record(owner: Owner, at: number, ...args: Array<NewEvent | AlsoInUnitOfWork>): Promise<string[]> {
-  const events = args.filter((a): a is NewEvent => typeof a !== 'function');
-  const also = args.find((a): a is AlsoInUnitOfWork => typeof a === 'function');
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(at * 1000);
-  try {
-    return await t.database.handle.db.transaction().execute(async (trx) => {
-      const ids: string[] = [];
-      for (const event of events) ids.push((await recordEvent(trx, owner, event, 'test')).id);
-      await also?.(trx, ids);
-      return ids;
-    });
-  } finally {
-    vi.useRealTimers();
-  }
-}
-
-type Query = { timestamp?: string[]; limit?: number; next?: string; status?: 'success' | 'triage' | 'pending' | 'error' };
+const record = eventRecorder(() => t);
 
 async function list(key: string, query: Query = {}) {
   const { data, error, response } = await t.client(key).GET('/v1/webhook_events', { params: { query } });
@@ -314,83 +246,5 @@ describe('listing webhook events', () => {
       expect(status).toBe(400);
       expect(error).toEqual({ statusCode: 400, error: 'Bad Request', validation_errors: errors });
     });
-  });
-});
-
-describe('listing webhook events of one type', () => {
-  async function listType(key: string, webhookType: string, query: Query & { id?: string; request_id?: string } = {}) {
-    const { data, error, response } = await t.client(key).GET('/v1/webhook_events/{webhook_type}', {
-      params: { path: { webhook_type: webhookType as 'notify_rx' }, query },
-    });
-    return { data: data!, error: error as any, status: response.status };
-  }
-
-  it('answers only NOTIFY_RX events for notify_rx, in time order, paged', async () => {
-    const acme = await t.customer();
-    const [second] = await record(sandbox(acme), T + 5, notifyRx(2));
-    const [first, , third] = await record(sandbox(acme), T, notifyRx(1), transferContacted('rq1'), notifyRx(3));
-    const all = await listType(acme.sandbox_api_key, 'notify_rx');
-    expect(all.status).toBe(200);
-    expect(all.data.results.map((r) => r.delivery_data.webhook_id)).toEqual([first, third, second]);
-    expect(all.data.results.every((r) => r.payload.callback_type === 'NOTIFY_RX')).toBe(true);
-
-    const page1 = await listType(acme.sandbox_api_key, 'notify_rx', { limit: 2 });
-    expect(page1.data.results.map((r) => r.delivery_data.webhook_id)).toEqual([first, third]);
-    const page2 = await listType(acme.sandbox_api_key, 'notify_rx', { limit: 2, next: page1.data.next_page_token! });
-    expect(page2.data.results.map((r) => r.delivery_data.webhook_id)).toEqual([second]);
-    expect(page2.data.next_page_token).toBeNull();
-
-    const ranged = await listType(acme.sandbox_api_key, 'notify_rx', { timestamp: [`$gt:${T}`, `$lte:${T + 5}`] });
-    expect(ranged.data.results.map((r) => r.delivery_data.webhook_id)).toEqual([second]);
-  });
-
-  it('selects one event by its delivery id', async () => {
-    const acme = await t.customer();
-    const globex = await t.customer();
-    const [, wanted] = await record(sandbox(acme), T, notifyRx(1), notifyRx(2));
-    const found = await listType(acme.sandbox_api_key, 'notify_rx', { id: wanted! });
-    expect(found.data.results.map((r) => r.delivery_data.webhook_id)).toEqual([wanted]);
-    expect(found.data.results[0]!.payload).toEqual({ callback_type: 'NOTIFY_RX', details: notifyRx(2).details, timestamp: T });
-    // Another customer's (or environment's) event stays invisible.
-    expect((await listType(globex.sandbox_api_key, 'notify_rx', { id: wanted! })).data.results).toEqual([]);
-    expect((await listType(acme.production_api_key, 'notify_rx', { id: wanted! })).data.results).toEqual([]);
-  });
-
-  it('matches nothing by status or request_id, which NOTIFY_RX events do not carry', async () => {
-    const acme = await t.customer();
-    await record(sandbox(acme), T, notifyRx(1), transferContacted('rq1'));
-    expect((await listType(acme.sandbox_api_key, 'notify_rx', { status: 'success' })).data).toEqual({ results: [], next_page_token: null });
-    expect((await listType(acme.sandbox_api_key, 'notify_rx', { request_id: 'rq1' })).data).toEqual({ results: [], next_page_token: null });
-  });
-
-  it('refuses every other type with 400 webhook_type', async () => {
-    const acme = await t.customer();
-    for (const webhookType of ['FILE', 'CONSULT', 'VISIT']) {
-      const { status, error } = await listType(acme.sandbox_api_key, webhookType);
-      expect(status).toBe(400);
-      expect(error).toEqual({
-        statusCode: 400,
-        error: 'Bad Request',
-        validation_errors: [{ key: 'webhook_type', message: 'must be one of [notify_rx]' }],
-      });
-    }
-    const both = await listType(acme.sandbox_api_key, 'TRANSFER_OUT', { timestamp: ['$after:1'] });
-    expect(both.error.validation_errors).toEqual([
-      { key: 'webhook_type', message: 'must be one of [notify_rx]' },
-      { key: 'timestamp', message: TIMESTAMP_SYNTAX },
-    ]);
-    const unknown = await listType(acme.sandbox_api_key, 'TRANSFER');
-    expect(unknown.status).toBe(400);
-    expect(unknown.error.validation_errors).toEqual([{ key: 'webhook_type', message: expect.stringContaining('must be one of') }]);
-  });
-
-  it('is served under the /api/v1 alias too', async () => {
-    const acme = await t.customer();
-    const [id] = await record(sandbox(acme), T, notifyRx(1));
-    const { data, response } = await t.client(acme.sandbox_api_key, { alias: true }).GET('/v1/webhook_events/{webhook_type}', {
-      params: { path: { webhook_type: 'notify_rx' } },
-    });
-    expect(response.status).toBe(200);
-    expect(data!.results.map((r) => r.delivery_data.webhook_id)).toEqual([id]);
   });
 });
