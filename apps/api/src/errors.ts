@@ -54,6 +54,12 @@ export class LifecycleError extends Error {
   }
 }
 
+/** The record a lifecycle action acts on: refused as NOT_FOUND, naming it (`Transfer <token>`), when missing. */
+export function existing<Row>(row: Row | undefined, what: string): Row {
+  if (!row) throw new LifecycleError('NOT_FOUND', `${what} not found.`);
+  return row;
+}
+
 function withMessage(statusCode: number, message: string, error = reasonPhrase(statusCode)): HttpError {
   return new HttpError(statusCode, { statusCode, error, message });
 }

@@ -20,6 +20,11 @@ export interface Database {}
 export type Flag = 0 | 1;
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** Whether a conditional UPDATE changed exactly one row (false: the row had moved on, or is not there). */
+export function updatedOneRow(result: { numUpdatedRows: bigint }): boolean {
+  return Number(result.numUpdatedRows) === 1;
+}
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {

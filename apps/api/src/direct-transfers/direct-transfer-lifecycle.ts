@@ -1,6 +1,6 @@
 import type { components } from '@pharmacy/contract';
 import { ownerOfRow } from '../db/ownership.js';
-import { LifecycleError } from '../errors.js';
+import { existing, LifecycleError } from '../errors.js';
 import type { UnitOfWork } from '../events/unit-of-work.js';
 import type { PrescriptionIntake } from '../prescriptions/prescription-intake.js';
 import { nowIso } from '../tokens.js';
@@ -21,9 +21,7 @@ export class DirectTransferLifecycle {
 
   /** The direct transfer (any customer's: staff and the sandbox act on tokens). */
   async find(uow: UnitOfWork, token: string): Promise<DirectTransferRow> {
-    const dt = await this.directTransfers.findByToken(token, uow.trx);
-    if (!dt) throw new LifecycleError('NOT_FOUND', `Direct transfer ${token} not found.`);
-    return dt;
+    return existing(await this.directTransfers.findByToken(token, uow.trx), `Direct transfer ${token}`);
   }
 
   /** Creates the prescription the direct transfer carried: `NOTIFY_RX` then `DIRECT_TRANSFER` success. */

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import { updatedOneRow, type Db } from '../db/database.js';
 import type { DirectTransferStatus, DirectTransfersTable } from './direct-transfer-tables.js';
 
 export type DirectTransferRow = DirectTransfersTable;
@@ -24,6 +24,6 @@ export class DirectTransferRepository {
       .where('token', '=', token)
       .where('status', '=', 'pending')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return updatedOneRow(result);
   }
 }

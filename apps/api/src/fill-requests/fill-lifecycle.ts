@@ -1,6 +1,6 @@
 import type { components } from '@pharmacy/contract';
 import { ownerColumns, ownerOfRow } from '../db/ownership.js';
-import { LifecycleError } from '../errors.js';
+import { existing, LifecycleError } from '../errors.js';
 import type { UnitOfWork } from '../events/unit-of-work.js';
 import type { PrescriptionService } from '../prescriptions/prescription-service.js';
 import { nowIso, randomToken } from '../tokens.js';
@@ -62,9 +62,7 @@ export class FillLifecycle {
 
   /** The fill request (any customer's: staff and the sandbox act on tokens). */
   async find(uow: UnitOfWork, token: string): Promise<FillRequestRow> {
-    const request = await this.fillRequests.findByToken(token, uow.trx);
-    if (!request) throw new LifecycleError('NOT_FOUND', `Fill request ${token} not found.`);
-    return request;
+    return existing(await this.fillRequests.findByToken(token, uow.trx), `Fill request ${token}`);
   }
 
   /**
@@ -118,8 +116,7 @@ export class FillLifecycle {
     if (!events.SHIPMENT_STATUSES.includes(status)) {
       throw new LifecycleError('INVALID', `Shipment status must be one of ${events.SHIPMENT_STATUSES.join(', ')}.`);
     }
-    const order = await this.orders.findByToken(orderToken, uow.trx);
-    if (!order) throw new LifecycleError('NOT_FOUND', `Order ${orderToken} not found.`);
+    const order = existing(await this.orders.findByToken(orderToken, uow.trx), `Order ${orderToken}`);
     const family = CARRIERS[order.shipping_method.startsWith('fedex') ? 'fedex' : 'usps']!;
     const tracking = order.tracking_number ?? input.tracking_number ?? trackingNumber(family.digits);
     const changes: Partial<OrderRow> = {

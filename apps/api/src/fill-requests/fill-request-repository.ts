@@ -1,5 +1,5 @@
 import type { Owner } from '../auth/principal.js';
-import type { Db } from '../db/database.js';
+import { updatedOneRow, type Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
 import type { FillRequestMedicationsTable, FillRequestsTable } from './fill-request-tables.js';
 
@@ -72,7 +72,7 @@ export class FillRequestRepository {
       .where('status', 'in', OPEN)
       .where('order_token', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return updatedOneRow(result);
   }
 
   /** Marks a request filled by its order unless it was already processed (answers false then). */
@@ -84,6 +84,6 @@ export class FillRequestRepository {
       .where('status', 'in', OPEN)
       .where('order_token', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return updatedOneRow(result);
   }
 }

@@ -1,5 +1,5 @@
 import type { Owner } from '../auth/principal.js';
-import type { Db } from '../db/database.js';
+import { updatedOneRow, type Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
 import type { OrdersTable } from './fill-request-tables.js';
 
@@ -30,6 +30,6 @@ export class OrderRepository {
       .where('token', '=', token)
       .where('status', 'in', ['pending_shipment', 'shipped'])
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return updatedOneRow(result);
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import { updatedOneRow, type Db } from '../db/database.js';
 import type { Fill } from './fillable.js';
 import type { PrescriptionsTable } from './prescription-tables.js';
 
@@ -55,6 +55,6 @@ export class PrescriptionRepository {
         seen.date_filled_utc === null ? eb('date_filled_utc', 'is', null) : eb('date_filled_utc', '=', seen.date_filled_utc),
       )
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return updatedOneRow(result);
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Selectable } from 'kysely';
+import { updatedOneRow } from '../db/database.js';
 import type { JobClaims, JobTable } from '../db/job-claims.js';
 import { LifecycleError } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
@@ -54,7 +55,7 @@ export class SandboxSimulator {
           .where('step', '=', step.step)
           .where('state', '=', 'scheduled')
           .executeTakeFirst();
-        if (Number(advanced.numUpdatedRows) !== 1) return 'skipped' as const;
+        if (!updatedOneRow(advanced)) return 'skipped' as const;
         const script = this.scripts[step.subject];
         if (!script) throw new LifecycleError('INVALID', `Unknown sandbox subject ${String(step.subject)}.`);
         const next = await script(uow, step.subject_token, step.step);

@@ -1,5 +1,5 @@
 import { ownerOfRow } from '../db/ownership.js';
-import { LifecycleError } from '../errors.js';
+import { existing, LifecycleError } from '../errors.js';
 import type { UnitOfWork } from '../events/unit-of-work.js';
 import type { PrescriptionInput, PrescriptionIntake } from '../prescriptions/prescription-intake.js';
 import type { PrescriptionsTable } from '../prescriptions/prescription-tables.js';
@@ -195,9 +195,7 @@ export class TransferLifecycle {
   }
 
   private async transfer(uow: UnitOfWork, token: string): Promise<TransferRow> {
-    const transfer = await this.transfers.findByToken(token, uow.trx);
-    if (!transfer) throw new LifecycleError('NOT_FOUND', `Transfer ${token} not found.`);
-    return transfer;
+    return existing(await this.transfers.findByToken(token, uow.trx), `Transfer ${token}`);
   }
 
   private async pending(uow: UnitOfWork, token: string): Promise<TransferInProgress> {

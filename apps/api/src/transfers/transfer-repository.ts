@@ -1,5 +1,5 @@
 import type { Owner } from '../auth/principal.js';
-import type { Db } from '../db/database.js';
+import { updatedOneRow, type Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
 import { randomToken } from '../tokens.js';
 import type {
@@ -95,7 +95,7 @@ export class TransferRepository {
       .where('token', '=', token)
       .where('status', '=', 'pending')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return updatedOneRow(result);
   }
 
   async touch(token: string, at: string, trx: Db): Promise<void> {
