@@ -31,10 +31,8 @@ import { PrescriptionService } from './prescriptions/prescription-service.js';
 import { ReadCache } from './read-cache.js';
 import { SandboxPrescriber } from './sandbox/sandbox-prescriber.js';
 import { SandboxScheduler } from './sandbox/sandbox-scheduler.js';
+import { sandboxScripts } from './sandbox/sandbox-scripts.js';
 import { SandboxSimulator } from './sandbox/sandbox-simulator.js';
-import { directTransferScript } from './sandbox/scripts/direct-transfer.js';
-import { fillRequestScript } from './sandbox/scripts/fill-request.js';
-import { transferScript } from './sandbox/scripts/transfer.js';
 import { TransferLifecycle } from './transfers/transfer-lifecycle.js';
 import { TransferRepository } from './transfers/transfer-repository.js';
 import { TransferService } from './transfers/transfer-service.js';
@@ -136,11 +134,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     sandboxSimulator: new SandboxSimulator(
       jobs,
       units,
-      {
-        transfer: transferScript(transferLifecycle),
-        direct_transfer: directTransferScript(directTransferLifecycle),
-        fill_request: fillRequestScript(fillLifecycle),
-      },
+      sandboxScripts({ transfers: transferLifecycle, directTransfers: directTransferLifecycle, fills: fillLifecycle }),
       config.sandboxStepDelayMs,
       log,
     ),

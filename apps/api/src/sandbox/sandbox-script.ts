@@ -1,7 +1,7 @@
 import type { LifecycleSubject, UnitOfWork } from '../events/unit-of-work.js';
 
 /** What a step answers: more steps follow, or the lifecycle is over. */
-type StepOutcome = 'next' | 'done';
+export type StepOutcome = 'next' | 'done';
 
 /**
  * One subject's script: performs step `index` (0 first) of the lifecycle of the record

@@ -1,0 +1,23 @@
+import type { DirectTransferLifecycle } from '../direct-transfers/direct-transfer-lifecycle.js';
+import type { FillLifecycle } from '../fill-requests/fill-lifecycle.js';
+import type { TransferLifecycle } from '../transfers/transfer-lifecycle.js';
+import type { SandboxScripts } from './sandbox-script.js';
+import { directTransferScript } from './scripts/direct-transfer.js';
+import { fillRequestScript } from './scripts/fill-request.js';
+import { transferScript } from './scripts/transfer.js';
+
+/** The lifecycles the scripts drive. */
+export interface ScriptedLifecycles {
+  transfers: TransferLifecycle;
+  directTransfers: DirectTransferLifecycle;
+  fills: FillLifecycle;
+}
+
+/** The table of scripts, one file each in scripts/: a new lifecycle adds its row here. */
+export function sandboxScripts(lifecycles: ScriptedLifecycles): SandboxScripts {
+  return {
+    transfer: transferScript(lifecycles.transfers),
+    direct_transfer: directTransferScript(lifecycles.directTransfers),
+    fill_request: fillRequestScript(lifecycles.fills),
+  };
+}
