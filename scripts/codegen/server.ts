@@ -31,7 +31,7 @@ ${methods.join('\n')}
 `;
 }
 
-/** The route table: method, path, operationId, security and the schemas of each operation. */
+/** The route table: method, path, operationId, security and the schemas of each operation (parameters by place, body, responses). */
 function renderRoutes(ops: OperationInfo[]): string {
   const routes = ops.map((op) => {
     const pick = (where: string) => {
@@ -50,6 +50,7 @@ function renderRoutes(ops: OperationInfo[]): string {
       security: op.security,
       params: pick('path'),
       query: pick('query'),
+      headers: pick('header'),
       body: op.body,
       responses: Object.fromEntries(
         op.responses.map((r) => [r.status, { contentType: r.contentType ?? null, schema: r.schema ?? null }]),

@@ -59,7 +59,7 @@ await app.fastify.ready();
 const worker = new WebhookDeliveryWorker(app.services.webhookDelivery, config.webhooks, app.fastify.log);
 const customer = await app.services.customers.create('Webhook bench');
 const owner: Owner = { customerId: customer.customer_id, environment: 'sandbox' };
-await app.services.webhookEndpoints.set(owner, url);
+await app.services.webhookEndpoints.set(owner, url, 'bench');
 
 // Recorded as the app's actions do: in units of work (group commit on the embedded database),
 // whose commit wakes delivery.

@@ -19,6 +19,7 @@ const REASONS: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
   500: 'Internal Server Error',
   501: 'Not Implemented',
   503: 'Service Unavailable',
@@ -106,6 +107,16 @@ export function unsupportedMediaType(contentType: string): HttpError {
     415,
     `Unsupported Content-Type: ${contentType.slice(0, 100)}. Send application/json or application/x-www-form-urlencoded.`,
   );
+}
+
+/** 409: another request with the same `Idempotency-Key` is still in flight. */
+export function idempotencyKeyInUse(): HttpError {
+  return withMessage(409, 'A request with this Idempotency-Key is still being processed; retry it later.');
+}
+
+/** 422: the `Idempotency-Key` was used with another operation or body. */
+export function idempotencyKeyReused(): HttpError {
+  return withMessage(422, 'This Idempotency-Key was used with another operation or body.');
 }
 
 /** Answered by operations that are in the spec but not implemented yet. */

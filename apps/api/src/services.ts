@@ -19,6 +19,8 @@ import { FillRequestRepository } from './fill-requests/fill-request-repository.j
 import { FillRequestService } from './fill-requests/fill-request-service.js';
 import { OrderRepository } from './fill-requests/order-repository.js';
 import { OrderService } from './fill-requests/order-service.js';
+import { IdempotencyRepository } from './idempotency/idempotency-repository.js';
+import { IdempotencyService } from './idempotency/idempotency-service.js';
 import { InsuranceRepository } from './insurances/insurance-repository.js';
 import { InsuranceService } from './insurances/insurance-service.js';
 import { PatientRepository } from './patients/patient-repository.js';
@@ -48,6 +50,8 @@ import { WebhookEventService } from './webhook-events/webhook-event-service.js';
 export interface Services {
   /** Opens units of work: a state change and its events commit together (admin commands run staff actions in them). */
   units: UnitsOfWork;
+  /** `Idempotency-Key`s: reserved, answered once, replayed for 24 hours. */
+  idempotency: IdempotencyService;
   apiKeys: ApiKeyAuthenticator;
   customers: CustomerService;
   patients: PatientService;
@@ -85,14 +89,15 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const transactor = transactorFor(database);
   const jobs = new JobClaims(db, transactor, database.dialect);
 
-  const webhookEndpoints = new WebhookEndpointService(new WebhookEndpointRepository(db), transactor, new LazySecretBox(config), config.webhooks);
-  const webhookDelivery = new WebhookDeliveryService(new WebhookDeliveryRepository(), jobs, transactor, webhookEndpoints, config.webhooks, log);
   const scheduler = new SandboxScheduler(config.sandboxStepDelayMs);
   const units = new UnitsOfWork(transactor, {
     // Sandbox records start the simulated pharmacy's schedule; committed events wake delivery at once.
     started: (uow, owner, subject, token) => scheduler.schedule(uow, owner, subject, token),
     committed: () => webhookDelivery.notify(),
   });
+  const secrets = new LazySecretBox(config);
+  const webhookEndpoints = new WebhookEndpointService(new WebhookEndpointRepository(db), units, secrets, config.webhooks);
+  const webhookDelivery = new WebhookDeliveryService(new WebhookDeliveryRepository(), jobs, transactor, webhookEndpoints, config.webhooks, log);
 
   const customerRepository = new CustomerRepository(db);
   const patients = new PatientService(new PatientRepository(db), transactor, new ReadCache(config.readCacheTtlMs));
@@ -113,6 +118,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
 
   return {
     units,
+    idempotency: new IdempotencyService(new IdempotencyRepository(db), transactor, secrets),
     apiKeys: new ApiKeyAuthenticator(customerRepository),
     customers: new CustomerService(customerRepository),
     patients,

@@ -25,7 +25,7 @@ beforeAll(async () => {
   acme = await t.customer('Acme');
   // The first delivery fails, so a delivery's log line is written too.
   receiver = await startReceiver((n) => (n === 0 ? 503 : 200));
-  await t.app.services.webhookEndpoints.set({ customerId: acme.customer_id, environment: 'sandbox' }, receiver.url);
+  await t.app.services.webhookEndpoints.set({ customerId: acme.customer_id, environment: 'sandbox' }, receiver.url, 'test');
 });
 afterAll(async () => {
   await t?.close();

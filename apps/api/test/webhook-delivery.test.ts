@@ -192,7 +192,7 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('two service processes 
     try {
       const customer = await apps[0]!.services.customers.create('Two processes');
       const owner: Owner = { customerId: customer.customer_id, environment: 'sandbox' };
-      await apps[0]!.services.webhookEndpoints.set(owner, receiver.url);
+      await apps[0]!.services.webhookEndpoints.set(owner, receiver.url, 'test');
       await Promise.all(apps.map((a) => a.fastify.ready()));
       const N = 60;
       const ids: string[] = [];
@@ -226,7 +226,7 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('two real service proce
       // The customer and its endpoint, set through the services on the shared database.
       const setup = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', ...env }), database: database.handle, workers: false });
       const customer = await setup.services.customers.create('Two processes');
-      await setup.services.webhookEndpoints.set({ customerId: customer.customer_id, environment: 'sandbox' }, receiver.url);
+      await setup.services.webhookEndpoints.set({ customerId: customer.customer_id, environment: 'sandbox' }, receiver.url, 'test');
       servers.push(await startServerProcess(env), await startServerProcess(env));
       const call = (n: number, path: string, body: unknown) =>
         fetch(servers[n % 2]!.url + path, {

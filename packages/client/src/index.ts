@@ -1,9 +1,11 @@
 /** A typed fetch client for the pharmacy platform API, generated from the contract's `paths`. */
 import type { paths } from '@pharmacy/contract';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import { idempotencyKeys, retryingFetch, type RetryOptions } from './retries.js';
 
 export { isValidationError, type NotFoundErrorBody, type UnauthorizedErrorBody, type ValidationErrorBody } from './errors.js';
 export type { Middleware } from 'openapi-fetch';
+export { idempotencyKeys, retryingFetch, type RetryOptions } from './retries.js';
 export {
   signWebhook,
   verifyWebhook,
@@ -32,6 +34,12 @@ export type PharmacyClientOptions = ({ baseUrl: string; environment?: never } | 
   /** Sent as `Authorization: Bearer <token>` instead of an API key. */
   bearerToken?: string;
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * Retries of requests that got no answer or a passing refusal (`409` key in flight, `429`,
+   * `502`-`504`), with the same `Idempotency-Key` (added to every POST and PUT that has
+   * none). Default 2 retries; `false` or `{ retries: 0 }` turns them off.
+   */
+  retry?: RetryOptions | false;
   /** Run after the auth middleware, e.g. `contractMiddleware()` from `@pharmacy/contract/testing`. */
   middleware?: Middleware[];
 };
@@ -42,7 +50,12 @@ export function createPharmacyClient(options: PharmacyClientOptions): PharmacyCl
   const baseUrl = options.baseUrl ?? environmentBaseUrls[options.environment!];
   if (!baseUrl) throw new Error(`createPharmacyClient: unknown environment ${String(options.environment)}`);
   if (options.apiKey && options.bearerToken) throw new Error('createPharmacyClient: pass apiKey or bearerToken, not both');
-  const client = createClient<paths>({ baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const fetchOnce = options.fetch ?? ((request: Request) => fetch(request));
+  const client = createClient<paths>({
+    baseUrl,
+    fetch: options.retry === false ? fetchOnce : retryingFetch(fetchOnce, options.retry),
+  });
+  client.use(idempotencyKeys());
   const authorization = options.apiKey ? `ApiKey ${options.apiKey}` : options.bearerToken ? `Bearer ${options.bearerToken}` : undefined;
   if (authorization) client.use(authMiddleware(authorization));
   client.use(...(options.middleware ?? []));

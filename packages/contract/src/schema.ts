@@ -6484,6 +6484,30 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
+        /**
+         * @description Conflict. A request with the same `Idempotency-Key` is still being processed; retry
+         *     this one a moment later (it will answer the first request's result).
+         */
+        IdempotencyKeyInUse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Unprocessable. This `Idempotency-Key` was used in the last 24 hours for another
+         *     operation or another body; use a new key for a new action.
+         */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
         /** @description Not Found. No transfer request with this token in this environment. */
         TransferNotFound: {
             headers: {
@@ -6953,6 +6977,24 @@ export interface components {
          * @example 0
          */
         TransferPage: number;
+        /**
+         * @description Makes retrying this request safe. Send a value unique to the intended action (a
+         *     version-4 UUID, say) and send the same value again when you retry it, for example after
+         *     a timeout or a lost connection: the action happens at most once.
+         *
+         *     - The first request that succeeds stores its answer (status and body) with the records it
+         *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+         *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+         *     - Keys belong to the customer and environment of the API key: other customers' keys never
+         *       collide with yours.
+         *     - The same key with another operation or another body answers `422`.
+         *     - While the first request with a key is still being processed, another one with the same
+         *       key answers `409`; retry it a moment later.
+         *     - A request that fails (any error status) stores nothing: a retry with the same key is
+         *       processed afresh.
+         * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+         */
+        IdempotencyKey: string;
         /**
          * @description The transfer request's `transfer_token`, as answered by its receipt (the `url_token` of the list).
          * @example tr4Hj6Kl8Zx0Cv2Bn4Mq6Wp8
@@ -7786,7 +7828,26 @@ export interface operations {
     createTransferRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7809,8 +7870,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7847,7 +7910,26 @@ export interface operations {
     createDirectTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7873,8 +7955,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7912,7 +7996,26 @@ export interface operations {
     createFillRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7935,8 +8038,10 @@ export interface operations {
             400: components["responses"]["FillRequestBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9100,7 +9205,26 @@ export interface operations {
     setWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9122,15 +9246,36 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalServerError"];
         };
     };
     rotateWebhookEndpointSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9148,8 +9293,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9182,7 +9329,26 @@ export interface operations {
     receiveSandboxElectronicPrescription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9206,8 +9372,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SandboxOnly"];
             404: components["responses"]["PatientNotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalServerError"];
         };
     };

@@ -1,5 +1,6 @@
 import type { Environment } from '../auth/principal.js';
 import { HttpError } from '../errors.js';
+import { randomToken } from '../tokens.js';
 import type { Services } from '../services.js';
 import type { WebhookEndpointView } from '../webhook-endpoints/webhook-endpoint-service.js';
 import { CliError } from './command.js';
@@ -8,7 +9,7 @@ import { CliError } from './command.js';
 export async function setWebhook(services: Services, customerId: string, environment: Environment, url: string): Promise<WebhookEndpointView> {
   if (!(await services.customers.exists(customerId))) throw new CliError(`no customer ${customerId}`);
   try {
-    return await services.webhookEndpoints.set({ customerId, environment }, url);
+    return await services.webhookEndpoints.set({ customerId, environment }, url, `admin_${randomToken(12)}`);
   } catch (error) {
     if (error instanceof HttpError && 'validation_errors' in error.body) {
       throw new CliError(error.body.validation_errors.map((e) => `--url ${e.message}`).join('; '), 2);

@@ -33,8 +33,21 @@ interface UnitOfWorkHooks {
   committed?: (events: readonly RecordedEvent[]) => void;
 }
 
+/** How long a unit of work held for a request's answer waits for it before giving up (rolled back). */
+const ANSWER_WAIT_MS = 10_000;
+
+/** A request whose answer is stored in the transaction of its unit of work (see `answerInUnit`). */
+interface Answering {
+  answer: Promise<unknown>;
+  store: (trx: Db, answer: unknown) => Promise<void>;
+  /** Set when the request's unit of work opens: settles once it committed (or rolled back). */
+  committed?: Promise<void>;
+}
+
 /** Opens units of work over the transactor. */
 export class UnitsOfWork {
+  private readonly answering = new Map<string, Answering>();
+
   constructor(
     private readonly transactor: Transactor,
     private readonly hooks: UnitOfWorkHooks = {},
@@ -42,6 +55,8 @@ export class UnitsOfWork {
 
   /** Runs `work` in one transaction; answers its result once committed. */
   async run<T>(requestId: string, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+    const answering = this.answering.get(requestId);
+    if (answering) return this.runHeldForAnswer(answering, requestId, work);
     let recorded: readonly RecordedEvent[] = [];
     const result = await this.transactor.run((trx) => {
       const uow = this.open(trx, requestId);
@@ -50,6 +65,66 @@ export class UnitsOfWork {
     });
     if (recorded.length) this.hooks.committed?.(recorded);
     return result;
+  }
+
+  /**
+   * Runs a request's handler so that its answer is stored in the transaction of the records
+   * it writes (an idempotent request: a retry must find both or neither). The one unit of
+   * work the handler opens under `requestId` hands its result back at once but stays open
+   * until the handler has answered; then `store` runs in it and it commits. The handler
+   * must only present the result after its unit of work (no other reads or writes, which
+   * would wait for the open transaction on the embedded database). A handler that opens no
+   * unit of work has its answer stored on its own.
+   */
+  async answerInUnit<A>(requestId: string, handle: () => Promise<A>, store: (trx: Db, answer: A) => Promise<void>): Promise<A> {
+    let answered!: (answer: A) => void;
+    let failed!: (error: unknown) => void;
+    const answer = new Promise<A>((resolve, reject) => {
+      answered = resolve;
+      failed = reject;
+    });
+    answer.catch(() => undefined); // a failure reaches the caller through `handle`
+    const answering: Answering = { answer, store: store as Answering['store'] };
+    this.answering.set(requestId, answering);
+    try {
+      let out: A;
+      try {
+        out = await handle();
+      } catch (error) {
+        failed(error);
+        await answering.committed?.catch(() => undefined); // rolled back before the caller hears
+        throw error;
+      }
+      answered(out);
+      if (answering.committed) await answering.committed;
+      else await this.transactor.run((trx) => store(trx, out));
+      return out;
+    } finally {
+      this.answering.delete(requestId);
+    }
+  }
+
+  private runHeldForAnswer<T>(answering: Answering, requestId: string, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+    if (answering.committed) throw new Error(`request ${requestId} opened a second unit of work while its answer is held`);
+    return new Promise<T>((handBack, refuse) => {
+      let recorded: readonly RecordedEvent[] = [];
+      answering.committed = this.transactor
+        .run(async (trx) => {
+          const uow = this.open(trx, requestId);
+          recorded = uow.events;
+          try {
+            handBack(await work(uow));
+          } catch (error) {
+            refuse(error);
+            throw error;
+          }
+          await answering.store(trx, await withTimeout(answering.answer, ANSWER_WAIT_MS, `request ${requestId} did not answer`));
+        })
+        .then(() => {
+          if (recorded.length) this.hooks.committed?.(recorded);
+        });
+      answering.committed.catch(() => undefined); // awaited by answerInUnit
+    });
   }
 
   private open(trx: Db, requestId: string): UnitOfWork {
@@ -68,4 +143,12 @@ export class UnitsOfWork {
     };
     return uow;
   }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -401,6 +401,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ApiKey": []
       }
     ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
     "body": {
       "required": true,
       "contentTypes": [
@@ -436,6 +448,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
@@ -443,6 +461,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -465,6 +489,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ApiKey": []
       }
     ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
     "body": {
       "required": true,
       "contentTypes": [
@@ -500,6 +536,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
@@ -507,6 +549,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -651,6 +699,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ApiKey": []
       }
     ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
     "body": {
       "required": true,
       "contentTypes": [
@@ -686,6 +746,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
@@ -693,6 +759,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3145,6 +3217,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ApiKey": []
       }
     ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
     "body": {
       "required": true,
       "contentTypes": [
@@ -3186,6 +3270,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
@@ -3193,6 +3283,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3422,6 +3518,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ApiKey": []
       }
     ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
     "responses": {
       "200": {
         "contentType": "application/json",
@@ -3447,6 +3555,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
@@ -3454,6 +3568,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3476,6 +3596,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ApiKey": []
       }
     ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
     "body": {
       "required": true,
       "contentTypes": [
@@ -3505,6 +3637,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
@@ -3512,6 +3650,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"

@@ -8,6 +8,7 @@ import { securitySchemes } from '../auth/security-schemes.js';
 import { contractSchemaResource } from './contract-schemas.js';
 import { installResponseSerialization } from './response-serialization.js';
 import { createValidatorCompiler, trimStrings, type Validator, type ValidatorCompiler } from './request-validation.js';
+import { answerOnce, fingerprintOf, IDEMPOTENCY_KEY } from './idempotency.js';
 import { securityHook } from './security.js';
 
 declare module 'fastify' {
@@ -53,6 +54,9 @@ function bodyArguments(request: FastifyRequest, declaredQuery: Set<string>): { d
 interface CompiledRoute {
   params?: Validator;
   query?: Validator;
+  headers?: Validator;
+  /** The declared request headers, by their lower-case name (as Node reads them) to the spec's spelling. */
+  declaredHeaders: [string, string][];
   jsonBody?: Validator;
   textBody?: Validator;
   declaredQuery: Set<string>;
@@ -62,6 +66,8 @@ function compileRoute(route: RouteDefinition, compileValidator: ValidatorCompile
   return {
     params: route.params && compileValidator(route.params, 'text'),
     query: route.query && compileValidator(route.query, 'text'),
+    headers: route.headers && compileValidator(route.headers, 'text'),
+    declaredHeaders: Object.keys((route.headers?.properties as object) ?? {}).map((name) => [name.toLowerCase(), name]),
     jsonBody: route.body && compileValidator(route.body.schema, 'json'),
     textBody: route.body && compileValidator(route.body.schema, 'text'),
     declaredQuery: new Set(Object.keys((route.query?.properties as object) ?? {})),
@@ -96,6 +102,10 @@ export function registerOperations(
       ctx: RequestContext,
     ) => Promise<{ status: number; body: unknown; contentType?: string }>;
     const onRequest = securityHook(route.security, schemes, route.operationId);
+    const idempotent = compiled.declaredHeaders.some(([, name]) => name === IDEMPOTENCY_KEY);
+    if (idempotent && route.security.length === 0) {
+      throw new Error(`Operation ${route.operationId}: ${IDEMPOTENCY_KEY} needs a caller to scope the keys; declare it on secured operations only`);
+    }
 
     const serve = async (request: FastifyRequest, reply: FastifyReply) => {
       const path = { ...(request.params as object) };
@@ -108,8 +118,21 @@ export function registerOperations(
         body = trimStrings(args.data);
         (args.typed ? compiled.jsonBody : compiled.textBody)!(body);
       }
+      const headers = Object.fromEntries(
+        compiled.declaredHeaders.flatMap(([lower, name]) => (request.headers[lower] === undefined ? [] : [[name, request.headers[lower]]])),
+      );
+      compiled.headers?.(headers);
       const ctx: RequestContext = { principal: request.principal, requestId: request.id, services };
-      const out = await handler({ path, query, body }, ctx);
+      const input = { path, query, body };
+      const key = idempotent ? (headers[IDEMPOTENCY_KEY] as string | undefined) : undefined;
+      const out = key
+        ? await answerOnce(
+            services,
+            { key, principal: request.principal!, operationId: route.operationId, fingerprint: fingerprintOf(route.operationId, input), requestId: request.id },
+            reply,
+            () => handler(input, ctx),
+          )
+        : await handler(input, ctx);
       reply.code(out.status);
       if (out.contentType) reply.type(out.contentType);
       return out.body;

@@ -19,6 +19,8 @@ export interface RouteDefinition<Id extends string = string> {
   security: readonly SecurityRequirement[];
   params?: JsonSchema;
   query?: JsonSchema;
+  /** The request headers the operation declares (`Idempotency-Key`), by the spec's spelling of their names. */
+  headers?: JsonSchema;
   body?: { required: boolean; contentTypes: string[]; schema: JsonSchema };
   responses: Record<string, { contentType: string | null; schema: JsonSchema | null }>;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Owner } from '../auth/principal.js';
 import type { WebhookConfig } from '../config.js';
 import { ownerColumns } from '../db/ownership.js';
-import type { Transactor } from '../db/transactor.js';
+import type { UnitsOfWork } from '../events/unit-of-work.js';
 import { invalidField, notFound } from '../errors.js';
 import { nowIso, randomToken } from '../tokens.js';
 import type { LazySecretBox } from './secret-box.js';
@@ -50,7 +50,7 @@ function contextOf(owner: Owner): string {
 export class WebhookEndpointService {
   constructor(
     private readonly repository: WebhookEndpointRepository,
-    private readonly transactor: Transactor,
+    private readonly units: UnitsOfWork,
     private readonly secrets: LazySecretBox,
     private readonly config: WebhookConfig,
   ) {}
@@ -62,11 +62,11 @@ export class WebhookEndpointService {
   }
 
   /** Sets the URL; answers the secret only when the endpoint is new. */
-  async set(owner: Owner, rawUrl: unknown): Promise<WebhookEndpointView> {
+  async set(owner: Owner, rawUrl: unknown, requestId: string): Promise<WebhookEndpointView> {
     const url = await this.checkUrl(owner, rawUrl);
     const secret = newWebhookSecret();
     const sealed = this.secrets.seal(secret, contextOf(owner));
-    return this.transactor.run(async (trx) => {
+    return this.units.run(requestId, async ({ trx }) => {
       const now = nowIso();
       const existing = await this.repository.find(owner, trx);
       if (existing) {
@@ -86,10 +86,10 @@ export class WebhookEndpointService {
     });
   }
 
-  async rotateSecret(owner: Owner): Promise<WebhookEndpointView> {
+  async rotateSecret(owner: Owner, requestId: string): Promise<WebhookEndpointView> {
     const secret = newWebhookSecret();
     const sealed = this.secrets.seal(secret, contextOf(owner));
-    return this.transactor.run(async (trx) => {
+    return this.units.run(requestId, async ({ trx }) => {
       const existing = await this.repository.find(owner, trx);
       if (!existing) throw notFound(NOT_FOUND);
       const now = nowIso();
