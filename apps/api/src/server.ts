@@ -1,13 +1,15 @@
 /** The process: configuration, database, migrations, listen, graceful close. */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { SecretBox } from './crypto/secret-box.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = openDatabase(config.databaseUrl);
-  await migrateToLatest(database);
+  // Migrations may seal stored values (009), so they run with the server's keys.
+  await migrateToLatest(database, SecretBox.fromConfig(config));
   const { fastify } = await buildApp({ config, database });
   let closing = false;
   const close = async (signal: string) => {

@@ -4,6 +4,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { NewCustomer } from '../../src/customers/customer-service.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { TEST_SECRETS_KEY } from './webhook-receiver.js';
 
 export interface TestApp {
   app: App;
@@ -33,8 +34,15 @@ export interface TestAppOptions {
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   // The sandbox's simulated pharmacy waits an hour between steps unless a test asks for it
-  // (SANDBOX_STEP_DELAY_MS: '0'), so it never changes records other tests assert on.
-  const config = loadConfig({ LOG_LEVEL: options.log ? 'info' : 'silent', PORT: '0', SANDBOX_STEP_DELAY_MS: '3600000', ...env });
+  // (SANDBOX_STEP_DELAY_MS: '0'), so it never changes records other tests assert on. Patients'
+  // identifiers are sealed: the app has a key of its own, never a `secrets.key` in the working folder.
+  const config = loadConfig({
+    LOG_LEVEL: options.log ? 'info' : 'silent',
+    PORT: '0',
+    SANDBOX_STEP_DELAY_MS: '3600000',
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    ...env,
+  });
   const log = options.log;
   const logger = log && { level: config.logLevel, stream: { write: (line: string) => log(JSON.parse(line) as Record<string, unknown>) } };
   const app = await buildApp({ config, database: database.handle, ...(logger ? { logger } : {}) });
