@@ -28,6 +28,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
   await fastify.listen({ port: config.port, host: config.host });
   fastify.log.info({ database: database.dialect, docs: '/docs' }, 'pharmacy API ready');
+  if (database.dialect === 'postgres' && !config.secretsKey) {
+    fastify.log.warn('SECRETS_KEY is unset: encrypted fields (patients\' SSN, MBI, ID image; webhook secrets) can be neither stored nor read');
+  }
 }
 
 main().catch((error: unknown) => {
