@@ -29,6 +29,7 @@ const serviceLayers: LayerTable = {
       'db/**',
       'events/**',
       'background/**',
+      'crypto/**',
     ],
     http: ['http/**', 'handlers/**', 'auth/**', 'docs/**', 'generated/**'],
     drivers: ['sandbox/**', 'admin/**'],

@@ -24,11 +24,18 @@ export interface Config {
   /** The service's own pharmacy; direct transfers must name it as `transfer_to`. */
   pharmacy: PharmacyIdentity;
   /**
-   * SECRETS_KEY (base64 of 32 bytes): the AES-256-GCM key that encrypts stored secrets
-   * (webhook signing secrets). Unset: the embedded database keeps a generated key in
-   * `secrets.key` beside its file; PostgreSQL then refuses to store a secret.
+   * SECRETS_KEY (base64 of 32 bytes): the AES-256-GCM key that seals stored secrets and
+   * personal identifiers (webhook signing secrets; patients' SSN, SSN serial, MBI, ID image).
+   * Unset: the embedded database keeps a generated key in `secrets.key` beside its file;
+   * PostgreSQL then refuses to seal or open a value (crypto/keyring.ts).
    */
   secretsKey: Buffer | undefined;
+  /**
+   * SECRETS_KEY_PREVIOUS (comma-separated, each the base64 of 32 bytes): keys that open
+   * values sealed before a rotation but never seal; `pnpm admin reencrypt` moves every
+   * value to SECRETS_KEY, after which they can be dropped.
+   */
+  previousSecretsKeys: Buffer[];
   webhooks: WebhookConfig;
   /** Pause between two steps of the sandbox's simulated pharmacy (SANDBOX_STEP_DELAY_MS). */
   sandboxStepDelayMs: number;
@@ -109,14 +116,29 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/** A key: the base64 of 32 bytes (`openssl rand -base64 32`), or undefined when not a valid one. */
+function base64Key(raw: string): Buffer | undefined {
+  const key = Buffer.from(raw, 'base64');
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(raw) && key.length === 32 ? key : undefined;
+}
+
 function secretsKey(env: NodeJS.ProcessEnv): Buffer | undefined {
   const raw = env.SECRETS_KEY;
   if (raw === undefined || raw === '') return undefined;
-  const key = Buffer.from(raw, 'base64');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw) || key.length !== 32) {
-    throw new ConfigError('SECRETS_KEY must be the base64 of 32 random bytes (openssl rand -base64 32)');
-  }
+  const key = base64Key(raw);
+  if (!key) throw new ConfigError('SECRETS_KEY must be the base64 of 32 random bytes (openssl rand -base64 32)');
   return key;
+}
+
+/** SECRETS_KEY_PREVIOUS: the keys a rotation retires, comma-separated (empty: none). */
+function previousSecretsKeys(env: NodeJS.ProcessEnv): Buffer[] {
+  const raw = env.SECRETS_KEY_PREVIOUS?.trim();
+  if (!raw) return [];
+  const keys = raw.split(',').map((part) => base64Key(part.trim()));
+  if (keys.some((key) => !key)) {
+    throw new ConfigError('SECRETS_KEY_PREVIOUS must be a comma-separated list of keys, each the base64 of 32 bytes');
+  }
+  return keys as Buffer[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -142,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sandboxStepDelayMs: integer(env, 'SANDBOX_STEP_DELAY_MS', 3000, 0, 86_400_000),
     secretsKey: secretsKey(env),
+    previousSecretsKeys: previousSecretsKeys(env),
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1, 120_000),
       retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '0,5s,5m,30m,2h,5h,10h,10h'),

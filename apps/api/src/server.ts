@@ -1,13 +1,15 @@
 /** The process: configuration, database, migrations, listen, graceful close. */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { SecretBox } from './crypto/secret-box.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = openDatabase(config.databaseUrl);
-  await migrateToLatest(database);
+  // Migrations may seal stored values (009), so they run with the server's keys.
+  await migrateToLatest(database, SecretBox.fromConfig(config));
   const { fastify } = await buildApp({ config, database });
   let closing = false;
   const close = async (signal: string) => {
@@ -26,6 +28,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
   await fastify.listen({ port: config.port, host: config.host });
   fastify.log.info({ database: database.dialect, docs: '/docs' }, 'pharmacy API ready');
+  if (database.dialect === 'postgres' && !config.secretsKey) {
+    fastify.log.warn('SECRETS_KEY is unset: encrypted fields (patients\' SSN, MBI, ID image; webhook secrets) can be neither stored nor read');
+  }
 }
 
 main().catch((error: unknown) => {

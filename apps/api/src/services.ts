@@ -4,6 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import { CopayRequestRepository } from './copay-requests/copay-request-repository.js';
 import { CopayRequestService } from './copay-requests/copay-request-service.js';
+import { Reencryption } from './crypto/reencryption.js';
+import { SecretBox } from './crypto/secret-box.js';
 import { ApiKeyAuthenticator } from './customers/api-keys.js';
 import { CustomerRepository } from './customers/customer-repository.js';
 import { CustomerService } from './customers/customer-service.js';
@@ -21,9 +23,11 @@ import { OrderRepository } from './fill-requests/order-repository.js';
 import { OrderService } from './fill-requests/order-service.js';
 import { IdempotencyRepository } from './idempotency/idempotency-repository.js';
 import { IdempotencyService } from './idempotency/idempotency-service.js';
+import { idempotencyKeySealedColumns } from './idempotency/idempotency-tables.js';
 import { InsuranceRepository } from './insurances/insurance-repository.js';
 import { InsuranceService } from './insurances/insurance-service.js';
 import { PatientRepository } from './patients/patient-repository.js';
+import { patientSealedColumns } from './patients/patient-sealed-fields.js';
 import { PatientService } from './patients/patient-service.js';
 import { PrescriberRepository } from './prescribers/prescriber-repository.js';
 import { PrescriberService } from './prescribers/prescriber-service.js';
@@ -40,9 +44,9 @@ import { TransferRepository } from './transfers/transfer-repository.js';
 import { TransferService } from './transfers/transfer-service.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries/webhook-delivery-repository.js';
 import { WebhookDeliveryService } from './webhook-deliveries/webhook-delivery-service.js';
-import { LazySecretBox } from './webhook-endpoints/secret-box.js';
 import { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint-repository.js';
 import { WebhookEndpointService } from './webhook-endpoints/webhook-endpoint-service.js';
+import { webhookEndpointSealedColumns } from './webhook-endpoints/webhook-endpoint-tables.js';
 import { WebhookEventRepository } from './webhook-events/webhook-event-repository.js';
 import { WebhookEventService } from './webhook-events/webhook-event-service.js';
 
@@ -79,6 +83,8 @@ export interface Services {
   sandboxSimulator: SandboxSimulator;
   /** The sandbox's simulated prescriber (`POST /v1/sandbox/electronic_prescriptions`). */
   sandboxPrescriber: SandboxPrescriber;
+  /** Seals every stored sealed value again under the current key (`pnpm admin reencrypt`). */
+  reencryption: Reencryption;
   /** The bundled OpenAPI document, as served at /v1/open-api/api.yml. */
   openApiDocument: string;
 }
@@ -88,6 +94,9 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const { db } = database;
   const transactor = transactorFor(database);
   const jobs = new JobClaims(db, transactor, database.dialect);
+  // One box seals every field stored encrypted; the tables that hold them are re-encrypted together.
+  const secrets = SecretBox.fromConfig(config);
+  const sealedTables = [patientSealedColumns, webhookEndpointSealedColumns, idempotencyKeySealedColumns];
 
   const scheduler = new SandboxScheduler(config.sandboxStepDelayMs);
   const units = new UnitsOfWork(transactor, {
@@ -95,12 +104,11 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     started: (uow, owner, subject, token) => scheduler.schedule(uow, owner, subject, token),
     committed: () => webhookDelivery.notify(),
   });
-  const secrets = new LazySecretBox(config);
   const webhookEndpoints = new WebhookEndpointService(new WebhookEndpointRepository(db), units, secrets, config.webhooks);
   const webhookDelivery = new WebhookDeliveryService(new WebhookDeliveryRepository(), jobs, transactor, webhookEndpoints, config.webhooks, log);
 
   const customerRepository = new CustomerRepository(db);
-  const patients = new PatientService(new PatientRepository(db), transactor, new ReadCache(config.readCacheTtlMs));
+  const patients = new PatientService(new PatientRepository(db), transactor, secrets, new ReadCache(config.readCacheTtlMs));
   const prescriptionRepository = new PrescriptionRepository(db);
   const prescriptions = new PrescriptionService(prescriptionRepository, patients);
   const prescriptionIntake = new PrescriptionIntake(prescriptionRepository, patients, config.pharmacy);
@@ -145,6 +153,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
       log,
     ),
     sandboxPrescriber: new SandboxPrescriber(units, prescriptionIntake),
+    reencryption: new Reencryption(db, transactor, secrets, sealedTables),
     openApiDocument: readFileSync(openApiDocumentPath, 'utf8'),
   };
 }

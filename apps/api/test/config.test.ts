@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
+const KEY_A = Buffer.alloc(32, 1).toString('base64');
+const KEY_B = Buffer.alloc(32, 2).toString('base64');
+
 describe('configuration', () => {
   it('has defaults that work out of the box', () => {
     expect(loadConfig({})).toMatchObject({
@@ -26,6 +29,12 @@ describe('configuration', () => {
     expect(config.webhooks).toMatchObject({ retryScheduleMs: [0, 250, 5_000, 120_000, 3_600_000, 86_400_000], allowPrivateUrls: true });
   });
 
+  it('takes the previous secrets keys of a rotation, comma-separated; none by default', () => {
+    expect(loadConfig({}).previousSecretsKeys).toEqual([]);
+    const config = loadConfig({ SECRETS_KEY: KEY_B, SECRETS_KEY_PREVIOUS: ` ${KEY_A} , ${KEY_B}` });
+    expect(config.previousSecretsKeys.map((k) => k.toString('base64'))).toEqual([KEY_A, KEY_B]);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT must be an integer'],
     [{ PORT: '70000' }, 'PORT must be an integer'],
@@ -37,6 +46,8 @@ describe('configuration', () => {
     [{ PHARMACY_LOCATION: '' }, 'PHARMACY_LOCATION must be a non-empty text'],
     [{ SANDBOX_STEP_DELAY_MS: '-1' }, 'SANDBOX_STEP_DELAY_MS must be an integer'],
     [{ SECRETS_KEY: 'c2hvcnQ=' }, 'SECRETS_KEY must be the base64 of 32 random bytes'],
+    [{ SECRETS_KEY_PREVIOUS: 'c2hvcnQ=' }, 'SECRETS_KEY_PREVIOUS must be a comma-separated list of keys, each the base64 of 32 bytes'],
+    [{ SECRETS_KEY_PREVIOUS: `${KEY_A},,${KEY_B}` }, 'SECRETS_KEY_PREVIOUS must be a comma-separated list'],
     [{ WEBHOOK_RETRY_SCHEDULE: '0,5x' }, 'WEBHOOK_RETRY_SCHEDULE must be 1 to 8 comma-separated durations'],
     [{ WEBHOOK_RETRY_SCHEDULE: '1,2,3,4,5,6,7,8,9' }, 'WEBHOOK_RETRY_SCHEDULE must be 1 to 8 comma-separated durations'],
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false'],

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import { sendWebhook } from '../src/webhook-endpoints/webhook-sender.js';
-import { loadSecretsKey, SecretBox } from '../src/webhook-endpoints/secret-box.js';
+import { Keyring, keyIdOf, loadKeyring } from '../src/crypto/keyring.js';
+import { SecretBox } from '../src/crypto/secret-box.js';
 import { isNonPublicAddress } from '../src/webhook-endpoints/url-policy.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { expectedSignature, startReceiver, TEST_SECRETS_KEY, type Receiver } from './support/webhook-receiver.js';
@@ -61,11 +62,12 @@ describe('setting the webhook endpoint', () => {
     const text = JSON.stringify(rows[0]);
     expect(text).not.toContain(data!.secret!);
     expect(text).not.toContain(data!.secret!.slice('whsec_'.length));
-    expect(rows[0]!.secret_encrypted).toMatch(/^v1:/);
-    // It opens with the server key, bound to its owner.
-    const box = new SecretBox(Buffer.from(TEST_SECRETS_KEY, 'base64'));
-    expect(box.open(rows[0]!.secret_encrypted, `webhook_endpoint:${acme.customer_id}:sandbox`)).toBe(data!.secret);
-    expect(() => box.open(rows[0]!.secret_encrypted, `webhook_endpoint:${acme.customer_id}:production`)).toThrow();
+    const key = Buffer.from(TEST_SECRETS_KEY, 'base64');
+    expect(rows[0]!.secret_encrypted).toMatch(new RegExp(`^v2:${keyIdOf(key)}:`));
+    // It opens with the server key, bound to its column and owner.
+    const box = new SecretBox(() => new Keyring(key));
+    expect(box.open(rows[0]!.secret_encrypted, `webhook_endpoints.secret_encrypted:${acme.customer_id}:sandbox`)).toBe(data!.secret);
+    expect(() => box.open(rows[0]!.secret_encrypted, `webhook_endpoints.secret_encrypted:${acme.customer_id}:production`)).toThrow('does not open');
   });
 
   it('keeps one endpoint per environment', async () => {
@@ -224,20 +226,20 @@ describe('the server key', () => {
   it('is generated once beside the embedded database file, mode 0600, when SECRETS_KEY is unset', () => {
     const dir = mkdtempSync(join(tmpdir(), 'secrets-key-'));
     try {
-      const config = { secretsKey: undefined, databaseUrl: join(dir, 'pharmacy.db') };
-      const key = loadSecretsKey(config);
+      const config = { secretsKey: undefined, previousSecretsKeys: [], databaseUrl: join(dir, 'pharmacy.db') };
+      const key = loadKeyring(config).current.key;
       expect(key).toHaveLength(32);
       const file = join(dir, 'secrets.key');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64').equals(key)).toBe(true);
-      expect(loadSecretsKey(config).equals(key)).toBe(true);
+      expect(loadKeyring(config).current.key.equals(key)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('is required on PostgreSQL when a secret must be stored', () => {
-    expect(() => loadSecretsKey({ secretsKey: undefined, databaseUrl: 'postgres://db/pharmacy' })).toThrow('SECRETS_KEY is required');
+    expect(() => loadKeyring({ secretsKey: undefined, previousSecretsKeys: [], databaseUrl: 'postgres://db/pharmacy' })).toThrow('SECRETS_KEY is required');
   });
 
   it.each([

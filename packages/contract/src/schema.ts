@@ -26,7 +26,8 @@ export interface paths {
          *
          *     Address and phone are used only to match the patient to an incoming electronic
          *     prescription, so they must equal what the prescriber was given. `ssn` and `id_image`
-         *     are stored but never returned by any read.
+         *     are stored but never returned by any read; they, `ssn_serial` and `mbi` are stored
+         *     encrypted (our design; see `PatientCreate`).
          */
         put: operations["createPatient"];
         post?: never;
@@ -2704,23 +2705,27 @@ export interface components {
         };
         /**
          * Ssn
-         * @description Social security number, 9 digits. Never returned by reads.
+         * @description Social security number, 9 digits. Never returned by reads. Stored encrypted (our design:
+         *     AES-256-GCM under the server's secrets key, bound to its patient).
          */
         Ssn: string;
         /**
          * SsnSerial
-         * @description Last 4 digits of the social security number.
+         * @description Last 4 digits of the social security number. Never returned by reads. Stored encrypted
+         *     (our design: AES-256-GCM under the server's secrets key, bound to its patient).
          */
         SsnSerial: string;
         /**
          * Mbi
-         * @description Medicare beneficiary identifier.
+         * @description Medicare beneficiary identifier. Stored encrypted (our design: AES-256-GCM under the
+         *     server's secrets key, bound to its patient); the patient's read answers it in clear.
          */
         Mbi: string;
         /**
          * IdImage
          * Format: uri
-         * @description URL of an image of the patient's ID. Never returned by reads.
+         * @description URL of an image of the patient's ID. Never returned by reads. Stored encrypted (our design:
+         *     AES-256-GCM under the server's secrets key, bound to its patient).
          */
         IdImage: string;
         /**
@@ -2759,6 +2764,12 @@ export interface components {
         /**
          * PatientCreate
          * @description The fields of a new patient. Fields not listed are refused with `is not allowed`.
+         *
+         *     Stored encrypted (our design): `ssn`, `ssn_serial`, `mbi` and `id_image`, identifiers
+         *     that let anyone holding them act as the patient and are never looked up. Names, date of
+         *     birth, gender, guardian, species and address are stored as given: they identify the
+         *     patient (creates of the same patient, finding one, matching electronic prescriptions)
+         *     and reads answer them.
          */
         PatientCreate: {
             /** @description Legal first name; trimmed. */
@@ -2828,6 +2839,7 @@ export interface components {
             guardian: string | null;
             gender: components["schemas"]["Gender"];
             dob: components["schemas"]["Date8"];
+            /** @description Medicare beneficiary identifier, stored encrypted and answered in clear. */
             mbi: string | null;
             address: components["schemas"]["PatientAddress"];
         };

@@ -5,6 +5,8 @@
  *       --webhook-url, "sandbox_webhook_secret": the sandbox endpoint's signing secret)
  *   set-webhook --customer <id> --environment sandbox|production --url <url>
  *       prints the endpoint; its "secret" only when the endpoint is new (shown once)
+ *   reencrypt [--batch-size <rows>]
+ *       seals every encrypted field again under SECRETS_KEY (after a rotation); prints counts
  *   transfer | direct-transfer | fill | prescription <action> ...   the pharmacy staff's actions
  *       (transfer-commands.ts, fill-commands.ts, prescription-commands.ts): each runs one action
  *       of an area's lifecycle and prints the records changed and the events recorded
@@ -12,12 +14,14 @@
 import { parseArgs } from 'node:util';
 import { ENVIRONMENTS, type Environment } from '../auth/principal.js';
 import { loadConfig } from '../config.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createServices } from '../services.js';
 import { CliError, type Command } from './command.js';
 import { fill, FILL_USAGE } from './fill-commands.js';
 import { prescription, PRESCRIPTION_USAGE } from './prescription-commands.js';
+import { reencrypt, REENCRYPT_USAGE } from './reencrypt-command.js';
 import { directTransfer, transfer, TRANSFER_USAGE } from './transfer-commands.js';
 import { setWebhook } from './webhook-commands.js';
 
@@ -27,6 +31,7 @@ const USAGE = [
   ...TRANSFER_USAGE,
   ...FILL_USAGE,
   ...PRESCRIPTION_USAGE,
+  ...REENCRYPT_USAGE,
 ].join('\n');
 
 function protocolOf(url: string): string {
@@ -68,6 +73,8 @@ const commands: Record<string, Command> = {
   'direct-transfer': directTransfer,
   fill,
   prescription,
+  // Key rotation: every sealed value under the current key.
+  reencrypt,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -80,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const database = openDatabase(config.databaseUrl);
   try {
-    await migrateToLatest(database);
+    await migrateToLatest(database, SecretBox.fromConfig(config));
     const output = await command(createServices(database, config), rest);
     process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;

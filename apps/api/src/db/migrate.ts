@@ -1,4 +1,5 @@
-import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator, sql } from 'kysely';
+import { SecretBox } from '../crypto/secret-box.js';
 import type { DatabaseHandle, Dialect } from './database.js';
 import { customersAndPatients } from './migrations/001-customers-and-patients.js';
 import { transfers } from './migrations/002-transfers.js';
@@ -8,10 +9,11 @@ import { webhookEndpoints } from './migrations/005-webhook-endpoints.js';
 import { sandboxSteps } from './migrations/006-sandbox-steps.js';
 import { eventFeed } from './migrations/007-event-feed.js';
 import { originRequestIds } from './migrations/008-origin-request-ids.js';
+import { encryptedPatientFields } from './migrations/009-encrypted-patient-fields.js';
 import { idempotencyKeys } from './migrations/012-idempotency-keys.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
-const migrations = (dialect: Dialect): Record<string, Migration> => ({
+const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
   '001-customers-and-patients': customersAndPatients,
   '002-transfers': transfers,
   '003-fill-requests': fillRequests,
@@ -20,19 +22,41 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '006-sandbox-steps': sandboxSteps,
   '007-event-feed': eventFeed,
   '008-origin-request-ids': originRequestIds,
+  '009-encrypted-patient-fields': encryptedPatientFields(secrets),
   '012-idempotency-keys': idempotencyKeys,
 });
 
-/** Brings the schema up to date; safe to run from several processes at once. */
-export async function migrateToLatest({ db, dialect }: DatabaseHandle): Promise<void> {
+/** For callers without a configuration: a migration that has values to seal stops, saying so. */
+const NO_KEY = new SecretBox(() => {
+  throw new Error('stored values must be sealed: run migrations with the secrets key (pnpm start or an admin command)');
+});
+
+/**
+ * Brings the schema up to date; safe to run from several processes at once. Some migrations
+ * seal stored values (009): they take the server's keys from `secrets`.
+ */
+export function migrateToLatest(database: DatabaseHandle, secrets: SecretBox = NO_KEY): Promise<void> {
+  return migrate(database, secrets, (migrator) => migrator.migrateToLatest());
+}
+
+/** Runs the migrations up to `target` (tests that write data as an older schema held it). */
+export function migrateTo(database: DatabaseHandle, target: string, secrets: SecretBox = NO_KEY): Promise<void> {
+  return migrate(database, secrets, (migrator) => migrator.migrateTo(target));
+}
+
+async function migrate(
+  { db, dialect }: DatabaseHandle,
+  secrets: SecretBox,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
   // On PostgreSQL the bookkeeping table lives in the current schema, so databases that
   // share a server under different search paths never see each other's migrations.
   const migrationTableSchema =
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
-  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest();
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect, secrets) };
+  const { error, results } = await run(new Migrator({ db, provider, migrationTableSchema }));
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${String((error as Error).message ?? error)}`);

@@ -1,22 +1,19 @@
+import { contextOf as sealedContext } from '../crypto/sealed-columns.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/database.js';
 import type { Transactor } from '../db/transactor.js';
 import { nowIso } from '../tokens.js';
 import type { IdempotencyKeyRow, IdempotencyRepository, StoredAnswer } from './idempotency-repository.js';
+import { idempotencyKeySealedColumns } from './idempotency-tables.js';
 
 /** How long an answer is replayed. */
 const REPLAY_MS = 24 * 3_600_000;
 /** How long a request in flight holds its key before another may take it over (it died). */
 const LEASE_MS = 60_000;
 
-/** Seals what is stored (AES-256-GCM under the secrets key), bound to a context. */
-export interface Sealer {
-  seal(plain: string, context: string): string;
-  open(sealed: string, context: string): string;
-}
-
 /** The context a stored answer is sealed under: it opens for its own key only. */
 function contextOf(scope: string, key: string): string {
-  return `idempotency:${scope}:${key}`;
+  return sealedContext(idempotencyKeySealedColumns, 'response_body', { scope, key });
 }
 
 /** A key this request now holds: its answer is stored with `complete`, or the key forgotten with `release`. */
@@ -54,7 +51,7 @@ export class IdempotencyService {
     private readonly keys: IdempotencyRepository,
     private readonly transactor: Transactor,
     /** Stored answers are sealed: they can hold a secret shown once (a webhook signing secret) or a patient's tokens. */
-    private readonly box: Sealer,
+    private readonly box: SecretBox,
   ) {}
 
   async reserve(request: KeyedRequest): Promise<KeyOutcome> {

@@ -1,3 +1,5 @@
+import type { SealedColumns } from '../crypto/sealed-columns.js';
+
 /**
  * One `Idempotency-Key` a caller sent, and what came of it: `in_flight` while the first
  * request with it runs (held until `locked_until`), then `completed` with the answer that
@@ -22,6 +24,13 @@ export interface IdempotencyKeysTable {
   created_at: string;
   expires_at: string;
 }
+
+/** The sealed column of `idempotency_keys` (its record: scope and key), for re-encryption. */
+export const idempotencyKeySealedColumns: SealedColumns = {
+  table: 'idempotency_keys',
+  key: ['scope', 'key'],
+  columns: ['response_body'],
+};
 
 declare module '../db/database.js' {
   interface Database {

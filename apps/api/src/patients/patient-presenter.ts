@@ -1,6 +1,7 @@
 import type { components } from '@pharmacy/contract';
 import type { Flag } from '../db/database.js';
 import type { PatientRow } from './patient-repository.js';
+import type { ReadablePatient } from './patient-service.js';
 
 type Schemas = components['schemas'];
 
@@ -8,8 +9,8 @@ export function flag(value: Flag | null): boolean | null {
   return value === null ? null : value === 1;
 }
 
-/** The read shape of seed 2.1. `ssn` and `id_image` are never part of it. */
-export function presentPatient(p: PatientRow): Schemas['Patient'] {
+/** The read shape of seed 2.1. `ssn` and `id_image` are never part of it; `mbi` is, opened. */
+export function presentPatient(p: ReadablePatient): Schemas['Patient'] {
   return {
     patient_token: p.token,
     first_name: p.first_name,

@@ -7,10 +7,14 @@ import { ReadCache } from '../read-cache.js';
 import { invalidField, notFound, notOwner } from '../errors.js';
 import { nowIso, randomToken } from '../tokens.js';
 import { compactDate, isCalendarDate } from '../dates.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import { identityKey, normalizeName } from './patient-identity.js';
 import type { PatientChanges, PatientRepository, PatientRow } from './patient-repository.js';
+import { openMbi, sealNewPatientFields, sealPatientChanges } from './patient-sealed-fields.js';
 
 type Schemas = components['schemas'];
+/** A patient as `getPatient` answers it: the row, with its MBI opened. */
+export type ReadablePatient = PatientRow & { mbi: string | null };
 export type PatientCreate = Schemas['PatientCreate'];
 export type PatientUpdate = Schemas['PatientUpdate'];
 interface PatientFind {
@@ -51,6 +55,8 @@ export class PatientService {
   constructor(
     private readonly patients: PatientRepository,
     private readonly transactor: Transactor,
+    /** Seals the SSN, SSN serial, MBI and ID image (patient-sealed-fields.ts). */
+    private readonly secrets: SecretBox,
     private readonly cache: ReadCache<PatientRow> = new ReadCache(0),
   ) {}
 
@@ -60,8 +66,9 @@ export class PatientService {
     const now = nowIso();
     const species = input.species ?? 'Human';
     const guardian = input.guardian ?? null;
+    const token = randomToken();
     const row: PatientRow = {
-      token: randomToken(),
+      token,
       ...ownerColumns(owner),
       match_key: identityKey({ ...input, guardian, species }),
       first_name: input.first_name,
@@ -73,11 +80,8 @@ export class PatientService {
       gender: input.gender,
       prefix: input.prefix ?? null,
       suffix: input.suffix ?? null,
-      ssn: input.ssn ?? null,
-      ssn_serial: input.ssn_serial ?? null,
-      mbi: input.mbi ?? null,
+      ...sealNewPatientFields(this.secrets, token, input),
       communications_opt_in: toFlag(input.communications_opt_in),
-      id_image: input.id_image ?? null,
       zip: input.zip ?? null,
       company: input.company ?? null,
       street1: input.street1 ?? null,
@@ -126,6 +130,12 @@ export class PatientService {
     return visibleTo(row, owner, { notFound: () => notFound(PATIENT_NOT_FOUND), otherCustomer: () => notOwner(PATIENT_NOT_OWNED) });
   }
 
+  /** The patient as a read answers it: `get`, with its MBI opened (a value that does not open fails with a SealedValueError). */
+  async read(owner: Owner, token: string): Promise<ReadablePatient> {
+    const patient = await this.get(owner, token);
+    return { ...patient, mbi: openMbi(this.secrets, patient) };
+  }
+
   /** The owner's other patients who look like this one (see PatientRepository.lookAlikes). */
   lookAlikes(owner: Owner, patient: PatientRow, trx?: Db): Promise<string[]> {
     return this.patients.lookAlikes(owner, patient, trx);
@@ -134,8 +144,8 @@ export class PatientService {
   async update(owner: Owner, token: string, input: PatientUpdate): Promise<void> {
     await this.get(owner, token);
     const changes: PatientChanges = { updated_at: nowIso() };
-    const { communications_opt_in, viewed_notice_of_privacy_practices, state, ...plain } = input;
-    Object.assign(changes, plain);
+    const { communications_opt_in, viewed_notice_of_privacy_practices, state, ssn, ssn_serial, mbi, id_image, ...plain } = input;
+    Object.assign(changes, plain, sealPatientChanges(this.secrets, token, { ssn, ssn_serial, mbi, id_image }));
     if (state !== undefined) changes.state = state.toUpperCase();
     if (communications_opt_in !== undefined) changes.communications_opt_in = toFlag(communications_opt_in);
     if (viewed_notice_of_privacy_practices !== undefined) {

@@ -14,11 +14,12 @@ export interface PatientsTable extends Owned {
   gender: string;
   prefix: string | null;
   suffix: string | null;
-  ssn: string | null;
-  ssn_serial: string | null;
-  mbi: string | null;
+  /** The SSN, SSN serial, MBI and ID image URL, each sealed (patient-sealed-fields.ts); never in clear. */
+  ssn_encrypted: string | null;
+  ssn_serial_encrypted: string | null;
+  mbi_encrypted: string | null;
   communications_opt_in: Flag | null;
-  id_image: string | null;
+  id_image_encrypted: string | null;
   zip: string | null;
   company: string | null;
   street1: string | null;

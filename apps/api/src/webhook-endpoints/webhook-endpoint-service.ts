@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Owner } from '../auth/principal.js';
 import type { WebhookConfig } from '../config.js';
+import { contextOf as sealedContext } from '../crypto/sealed-columns.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import { ownerColumns } from '../db/ownership.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import { invalidField, notFound } from '../errors.js';
 import { nowIso, randomToken } from '../tokens.js';
-import type { LazySecretBox } from './secret-box.js';
 import { assertPublicHost, RefusedAddressError } from './url-policy.js';
 import type { WebhookEndpointRepository, WebhookEndpointRow } from './webhook-endpoint-repository.js';
+import { webhookEndpointSealedColumns } from './webhook-endpoint-tables.js';
 import { sendWebhook, type WebhookResult } from './webhook-sender.js';
 
 export interface WebhookEndpointView {
@@ -37,8 +39,9 @@ function hintOf(secret: string): string {
   return `${secret.slice(0, 10)}…`;
 }
 
+/** The sealed secret is bound to its column and owner. */
 function contextOf(owner: Owner): string {
-  return `webhook_endpoint:${owner.customerId}:${owner.environment}`;
+  return sealedContext(webhookEndpointSealedColumns, 'secret_encrypted', ownerColumns(owner));
 }
 
 /**
@@ -51,7 +54,7 @@ export class WebhookEndpointService {
   constructor(
     private readonly repository: WebhookEndpointRepository,
     private readonly units: UnitsOfWork,
-    private readonly secrets: LazySecretBox,
+    private readonly secrets: SecretBox,
     private readonly config: WebhookConfig,
   ) {}
 

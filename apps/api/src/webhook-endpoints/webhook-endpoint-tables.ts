@@ -1,15 +1,23 @@
+import type { SealedColumns } from '../crypto/sealed-columns.js';
 import type { Owned } from '../db/ownership.js';
 
 /** One webhook endpoint per customer and environment. */
 export interface WebhookEndpointsTable extends Owned {
   url: string;
-  /** The signing secret, AES-256-GCM encrypted (secret-box.ts); never stored in clear. */
+  /** The signing secret, sealed (crypto/secret-box.ts) in the context of its owner; never stored in clear. */
   secret_encrypted: string;
   /** The secret's first characters, shown by reads to tell secrets apart. */
   secret_hint: string;
   created_at: string;
   updated_at: string;
 }
+
+/** The sealed column of `webhook_endpoints` (its record: customer and environment), for re-encryption. */
+export const webhookEndpointSealedColumns: SealedColumns = {
+  table: 'webhook_endpoints',
+  key: ['customer_id', 'environment'],
+  columns: ['secret_encrypted'],
+};
 
 declare module '../db/database.js' {
   interface Database {

@@ -34,9 +34,15 @@ export interface TestAppOptions {
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   // The sandbox's simulated pharmacy waits an hour between steps unless a test asks for it
-  // (SANDBOX_STEP_DELAY_MS: '0'), so it never changes records other tests assert on.
-  // A fixed secrets key: what the service seals (webhook secrets, stored answers) opens on both databases.
-  const config = loadConfig({ LOG_LEVEL: options.log ? 'info' : 'silent', PORT: '0', SANDBOX_STEP_DELAY_MS: '3600000', SECRETS_KEY: TEST_SECRETS_KEY, ...env });
+  // (SANDBOX_STEP_DELAY_MS: '0'), so it never changes records other tests assert on. Patients'
+  // identifiers, webhook secrets and stored answers are sealed: the app has a key of its own, never a `secrets.key` in the working folder.
+  const config = loadConfig({
+    LOG_LEVEL: options.log ? 'info' : 'silent',
+    PORT: '0',
+    SANDBOX_STEP_DELAY_MS: '3600000',
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    ...env,
+  });
   const log = options.log;
   const logger = log && { level: config.logLevel, stream: { write: (line: string) => log(JSON.parse(line) as Record<string, unknown>) } };
   const app = await buildApp({ config, database: database.handle, ...(logger ? { logger } : {}) });
