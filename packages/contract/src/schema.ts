@@ -2661,12 +2661,21 @@ export interface components {
             message: string;
         };
         /**
+         * ErrorRequestId
+         * @description The id of the request an error answers: the value of the answer's `x-request-id` header.
+         *     Quote it when reporting a problem; the service's log lines of the request carry it.
+         *     Every error the service answers has it; it is optional so that the source's error
+         *     bodies, which have no such field, still fit (designed).
+         * @example req_k3Xw9PqT2a
+         */
+        ErrorRequestId: string;
+        /**
          * BadRequestError
          * @description A request the service refuses. Validation failures carry `validation_errors`, one
          *     item per offending field. A body that cannot be read at all (malformed JSON, an empty
          *     JSON body) carries `message` instead (designed). A record of another customer answers
          *     this status with `error` `Unauthorized` and a `message`. Exactly one of
-         *     `validation_errors` and `message` is present.
+         *     `validation_errors` and `message` is present, and the service adds `request_id`.
          */
         BadRequestError: {
             /**
@@ -2678,6 +2687,7 @@ export interface components {
             error: "Bad Request" | "Unauthorized";
             message?: string;
             validation_errors?: components["schemas"]["ValidationErrorItem"][];
+            request_id?: components["schemas"]["ErrorRequestId"];
         };
         /** UnauthorizedError */
         UnauthorizedError: {
@@ -2690,10 +2700,11 @@ export interface components {
             error: "Unauthorized";
             /** @constant */
             message: "Please Send a Valid Api-Key";
+            request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
          * ErrorMessage
-         * @description An error with a status, its HTTP reason phrase and a message.
+         * @description An error with a status, its HTTP reason phrase and a message (and, from this service, the request's id).
          */
         ErrorMessage: {
             /** Format: int32 */
@@ -2701,6 +2712,7 @@ export interface components {
             /** @description The HTTP reason phrase of the status. */
             error: string;
             message: string;
+            request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
          * Ssn
@@ -3943,6 +3955,7 @@ export interface components {
             error: "Unauthorized";
             /** @example Please Send a Valid Api-Key */
             message: string;
+            request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
          * ScheduledFillRequest
@@ -6011,6 +6024,7 @@ export interface components {
             error: "Unauthorized";
             /** @constant */
             message: "Authorization missing or invalid";
+            request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
          * ScheduleSlot
@@ -6442,6 +6456,75 @@ export interface components {
         /** @description Not Found. No patient with this token (or identity) in this environment. */
         PatientNotFound: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Request Timeout. The request's headers did not arrive within the service's header
+         *     timeout, or the whole request within its request timeout (10 s and 30 s by default). The
+         *     answer closes the connection (`Connection: close`).
+         */
+        RequestTimeout: {
+            headers: {
+                /** @description Always `close`; send the next request on a new connection. */
+                Connection?: "close";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description URI Too Long. A segment of the path is longer than any record id can be (over 128
+         *     characters; ids are at most 64, and a longer one up to 128 answers `400` naming the
+         *     parameter).
+         */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Too Many Requests. The caller went over a rate limit: its API key's requests, its
+         *     address's requests without credentials, or its address's failed authentications (much
+         *     stricter: after too many, requests from the address to authenticated operations are
+         *     refused before their credentials are looked up). Retry after `Retry-After` seconds.
+         *     Every counted answer, not only this one, carries the limit it counts toward in the IETF
+         *     draft's fields (draft-ietf-httpapi-ratelimit-headers: `RateLimit-Limit`,
+         *     `RateLimit-Remaining`, `RateLimit-Reset`). Limits are per service process.
+         */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds until the limit's window ends and a request may succeed. */
+                "Retry-After"?: number;
+                /** @description The requests the limit allows in its window. */
+                "RateLimit-Limit"?: number;
+                /** @description The requests left in the window (0 here). */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window ends. */
+                "RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Request Header Fields Too Large. The request line and headers, the query string
+         *     included, are over the server's limit (16 KiB by default in Node.js). The answer closes
+         *     the connection (`Connection: close`): send the next request on a new one, and large
+         *     inputs in a body rather than the query string.
+         */
+        HeadersTooLarge: {
+            headers: {
+                /** @description Always `close`; send the next request on a new connection. */
+                Connection?: "close";
                 [name: string]: unknown;
             };
             content: {
@@ -7572,6 +7655,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7600,8 +7687,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7632,6 +7723,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7667,8 +7762,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7699,6 +7798,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7720,6 +7823,10 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7750,6 +7857,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PrescriptionNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7780,6 +7891,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7809,8 +7924,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7841,6 +7960,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransferNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7873,8 +7996,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7906,6 +8033,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DirectTransferNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7935,8 +8066,12 @@ export interface operations {
             400: components["responses"]["FillRequestBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7968,6 +8103,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["FillRequestNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8016,6 +8155,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8046,6 +8189,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["OrderUnauthorized"];
             404: components["responses"]["OrderNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8083,6 +8230,10 @@ export interface operations {
             400: components["responses"]["ScheduledFillRequestBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ScheduledFillRequestNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8112,8 +8263,12 @@ export interface operations {
             400: components["responses"]["ScheduledFillRequestBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["FillRequestNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8149,6 +8304,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8183,6 +8342,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8213,6 +8376,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["AutoRefillNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8248,8 +8415,12 @@ export interface operations {
             400: components["responses"]["AutoRefillBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PrescriptionNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8280,8 +8451,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["AutoRefillNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8331,6 +8506,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CoverageForbidden"];
             404: components["responses"]["CoverageNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8370,6 +8549,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8399,8 +8582,12 @@ export interface operations {
             400: components["responses"]["SameDayDeliveryBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SameDayDeliveryReferenceNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8431,6 +8618,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SameDayDeliveryNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8461,6 +8652,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["CopayRequestNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8491,6 +8686,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["InsuranceNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8521,6 +8720,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PrescriberNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8553,6 +8756,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["MediaNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8583,6 +8790,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["MediaNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8624,6 +8835,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8673,6 +8888,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8701,8 +8920,12 @@ export interface operations {
             };
             400: components["responses"]["ExternalLocationMatchBadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8747,6 +8970,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8777,6 +9004,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ExternalLocationNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8807,6 +9038,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ExternalTransferNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8861,6 +9096,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8925,6 +9164,10 @@ export interface operations {
             400: components["responses"]["SpecialtyPharmacyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SpecialtyPharmacyReferenceNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8986,6 +9229,10 @@ export interface operations {
             };
             400: components["responses"]["WebhookEventsBadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9070,6 +9317,10 @@ export interface operations {
             };
             400: components["responses"]["WebhookEventsBadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9094,6 +9345,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9122,8 +9377,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9148,8 +9407,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9174,8 +9437,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9206,8 +9473,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SandboxOnly"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9306,6 +9577,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9359,6 +9634,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ScheduleNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9383,6 +9662,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["DiagnosticKitsNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9406,6 +9689,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9488,6 +9775,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9515,8 +9806,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9551,9 +9846,13 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["DiagnosticOrderNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["KitAlreadyRegistered"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9581,9 +9880,13 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["KitAlreadyRegistered"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9616,6 +9919,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["DiagnosticOrderNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9643,8 +9950,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
             default: components["responses"]["DefaultError"];
         };
@@ -9680,8 +9991,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9710,8 +10025,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9739,8 +10058,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidClient"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };

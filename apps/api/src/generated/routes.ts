@@ -48,13 +48,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -101,13 +125,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -158,13 +206,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -240,13 +312,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -315,13 +411,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -372,13 +492,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -436,13 +580,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -500,13 +668,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -558,13 +750,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -622,13 +838,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -686,13 +926,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -751,13 +1015,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -850,6 +1138,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -898,6 +1210,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -960,6 +1296,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1013,6 +1373,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1061,6 +1445,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1125,6 +1533,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1178,6 +1610,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1226,6 +1682,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1290,6 +1770,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1338,6 +1842,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1396,6 +1924,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1449,6 +2001,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1468,6 +2044,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "schema": {
           "type": "string",
           "maxLength": 10000000
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -1523,6 +2123,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1571,6 +2195,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1653,6 +2301,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1701,6 +2373,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1759,6 +2455,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1807,6 +2527,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1869,6 +2613,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1922,6 +2690,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1959,6 +2751,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -2016,6 +2832,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -2132,6 +2972,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2169,6 +3033,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -2261,6 +3149,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2295,6 +3207,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -2359,6 +3295,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2421,6 +3381,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -2496,6 +3480,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2544,6 +3552,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -2606,6 +3638,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2658,6 +3714,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -2729,6 +3809,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -2808,6 +3912,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2855,6 +3983,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -2921,6 +4073,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -3006,6 +4182,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -3070,6 +4270,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -3116,13 +4340,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3186,13 +4434,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3243,6 +4515,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "409": {
         "contentType": "application/json",
         "schema": {
@@ -3255,7 +4533,25 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3323,6 +4619,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "409": {
         "contentType": "application/json",
         "schema": {
@@ -3335,7 +4637,25 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3393,13 +4713,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3447,13 +4791,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3505,13 +4873,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3559,13 +4951,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3634,13 +5050,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"

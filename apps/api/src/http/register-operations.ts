@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import { securitySchemes } from '../auth/security-schemes.js';
 import { contractSchemaResource } from './contract-schemas.js';
 import { installResponseSerialization } from './response-serialization.js';
+import { NO_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { createValidatorCompiler, trimStrings, type Validator, type ValidatorCompiler } from './request-validation.js';
 import { securityHook } from './security.js';
 
@@ -82,6 +83,7 @@ export function registerOperations(
   routes: readonly RouteDefinition[],
   handlers: Handlers,
   services: Services,
+  limits: RateLimits = NO_RATE_LIMITS,
 ): void {
   app.decorateRequest('principal', null);
   app.decorate('services', services);
@@ -95,7 +97,7 @@ export function registerOperations(
       input: { path: unknown; query: unknown; body: unknown },
       ctx: RequestContext,
     ) => Promise<{ status: number; body: unknown; contentType?: string }>;
-    const onRequest = securityHook(route.security, schemes, route.operationId);
+    const onRequest = securityHook(route.security, schemes, route.operationId, limits);
 
     const serve = async (request: FastifyRequest, reply: FastifyReply) => {
       const path = { ...(request.params as object) };
@@ -120,7 +122,7 @@ export function registerOperations(
         method: route.method as 'GET',
         url: fastifyPath(url),
         schema: { response: responseSchemas(route) },
-        config: { operationId: route.operationId },
+        config: { operationId: route.operationId, authenticates: route.security.length > 0 },
         ...(onRequest ? { onRequest } : {}),
         handler: serve,
       });
