@@ -13,24 +13,23 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const json = { 'content-type': 'application/json' };
+const json: Record<string, string> = { 'content-type': 'application/json' };
+const none: Record<string, string> = {};
 
 describe('an error body', () => {
   it.each([
-    ['a validation failure', 'PUT', '/v1/patient', { ...json, auth: true }, '{}', 400],
-    ['a body that is not JSON', 'PUT', '/v1/patient', { ...json, auth: true }, '{', 400],
-    ['a missing API key', 'GET', '/v1/patient/pat_1', {}, undefined, 401],
-    ['an unknown record', 'GET', '/v1/patient/pat_1', { auth: true }, undefined, 404],
-    ['an unknown path', 'GET', '/v1/nothing-here', {}, undefined, 404],
-    ['an oversize body', 'PUT', '/v1/patient', { ...json, auth: true }, JSON.stringify({ notes: 'x'.repeat(5000) }), 413],
-    ['another content type', 'PUT', '/v1/patient', { 'content-type': 'text/plain', auth: true }, 'hello', 415],
-    ['an operation not built yet', 'GET', '/v1/availability?ndc=00071015523', { auth: true }, undefined, 501],
-  ])('of %s carries the request id of its x-request-id header', async (_name, method, path, { auth, ...headers }, body, status) => {
-    const res = await fetch(`${t.baseUrl}${path}`, {
-      method,
-      headers: { ...headers, ...(auth ? { authorization: `ApiKey ${acme.sandbox_api_key}` } : {}) },
-      body,
-    });
+    ['a validation failure', 'PUT', '/v1/patient', json, '{}', 400],
+    ['a body that is not JSON', 'PUT', '/v1/patient', json, '{', 400],
+    ['a missing API key', 'GET', '/v1/patient/pat_1', undefined, undefined, 401],
+    ['an unknown record', 'GET', '/v1/patient/pat_1', none, undefined, 404],
+    ['an unknown path', 'GET', '/v1/nothing-here', undefined, undefined, 404],
+    ['an oversize body', 'PUT', '/v1/patient', json, JSON.stringify({ notes: 'x'.repeat(5000) }), 413],
+    ['another content type', 'PUT', '/v1/patient', { 'content-type': 'text/plain' }, 'hello', 415],
+    ['an operation not built yet', 'GET', '/v1/availability?ndc=00071015523', none, undefined, 501],
+  ])('of %s carries the request id of its x-request-id header', async (_name, method, path, headers, body, status) => {
+    // `headers` undefined: the request carries no API key.
+    const authorization: Record<string, string> = headers ? { authorization: `ApiKey ${acme.sandbox_api_key}` } : {};
+    const res = await fetch(`${t.baseUrl}${path}`, { method, headers: { ...headers, ...authorization }, body });
     expect(res.status).toBe(status);
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toMatch(/^req_/);
