@@ -21,8 +21,13 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '008-origin-request-ids': originRequestIds,
 });
 
-/** Brings the schema up to date; safe to run from several processes at once. */
-export async function migrateToLatest({ db, dialect }: DatabaseHandle): Promise<void> {
+/**
+ * The key of the PostgreSQL advisory lock migrations hold (any fixed number: this one spells
+ * "pharmacy" in ASCII). It is taken per database, so schemas of one database migrate in turn.
+ */
+const POSTGRES_MIGRATION_LOCK = '8099831073915102073';
+
+async function runMigrator({ db, dialect }: DatabaseHandle): Promise<void> {
   // On PostgreSQL the bookkeeping table lives in the current schema, so databases that
   // share a server under different search paths never see each other's migrations.
   const migrationTableSchema =
@@ -35,4 +40,46 @@ export async function migrateToLatest({ db, dialect }: DatabaseHandle): Promise<
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${String((error as Error).message ?? error)}`);
   }
+}
+
+/**
+ * Runs the migrator holding the database's migration lock, so processes starting together
+ * on a new database (the service, an admin command) take turns: the first migrates, the
+ * next find every migration done. PostgreSQL: a session advisory lock, held on a connection
+ * of its own while the migrator works on others. The embedded database: an immediate
+ * transaction (its write lock, waited for up to `busy_timeout`) around every migration, on
+ * its one connection; a failed migration then leaves nothing behind.
+ */
+async function migrateExclusively(database: DatabaseHandle): Promise<void> {
+  const { db } = database;
+  if (database.dialect === 'postgres') {
+    await db.connection().execute(async (lockHolder) => {
+      await sql`select pg_advisory_lock(${POSTGRES_MIGRATION_LOCK}::bigint)`.execute(lockHolder);
+      try {
+        await runMigrator(database);
+      } finally {
+        await sql`select pg_advisory_unlock(${POSTGRES_MIGRATION_LOCK}::bigint)`.execute(lockHolder);
+      }
+    });
+    return;
+  }
+  await sql`begin immediate`.execute(db);
+  try {
+    await runMigrator(database);
+  } catch (error) {
+    await sql`rollback`.execute(db);
+    throw error;
+  }
+  await sql`commit`.execute(db);
+}
+
+/** Migrations under way per handle: calls on one handle take turns too (the embedded database has one connection). */
+const underWay = new WeakMap<DatabaseHandle['db'], Promise<void>>();
+
+/** Brings the schema up to date; safe to run from several processes, and several times in one, at once. */
+export function migrateToLatest(database: DatabaseHandle): Promise<void> {
+  const previous = underWay.get(database.db) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => migrateExclusively(database));
+  underWay.set(database.db, next);
+  return next;
 }

@@ -15,8 +15,11 @@ export interface TestDatabase {
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** A fresh, migrated database of the kind the vitest project names: a temp file, or a new PostgreSQL schema. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database of the kind the vitest project names: a temp file, or a new PostgreSQL
+ * schema; migrated unless `migrated: false`.
+ */
+export async function createTestDatabase({ migrated = true }: { migrated?: boolean } = {}): Promise<TestDatabase> {
   if (process.env.TEST_DATABASE === 'postgres') {
     const schema = `test_${randomToken(12).toLowerCase()}`;
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
@@ -25,7 +28,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
     const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     const handle = openDatabase(url);
-    await migrateToLatest(handle);
+    if (migrated) await migrateToLatest(handle);
     return {
       handle,
       url,
@@ -41,7 +44,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'pharmacy-test-'));
   const url = join(dir, 'test.db');
   const handle = openDatabase(url);
-  await migrateToLatest(handle);
+  if (migrated) await migrateToLatest(handle);
   return {
     handle,
     url,
