@@ -2938,7 +2938,12 @@ export interface components {
             number_of_refills_allowed: number;
             /** Format: int32 */
             refills_remaining: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Quantity still allowed over the remaining fills: at most the quantity per fill
+             *     (`prescribed_quantity`, at most 100,000) times the fills allowed
+             *     (`number_of_refills_allowed` + 1, at most 100), so at most 10,000,000 (designed bound).
+             */
             quantity_remaining: number;
             /** @description Status text of the prescription, for example `On Hold` or `Transferred`. */
             current_rx_status_text?: string | null;
@@ -3065,7 +3070,9 @@ export interface components {
             refills_remaining: number;
             /**
              * Format: int32
-             * @description Quantity still allowed over the remaining refills.
+             * @description Quantity still allowed over the remaining fills: at most the quantity per fill
+             *     (`prescribed_quantity`, at most 100,000) times the fills allowed
+             *     (`number_of_refills_allowed` + 1, at most 100), so at most 10,000,000 (designed bound).
              */
             quantity_remaining: number;
             /**
@@ -3430,7 +3437,11 @@ export interface components {
             days_supply: number;
             /** @description Quantity the prescriber wrote, as a string (it may be a decimal). */
             quantity_written: string;
-            /** @description Quantity dispensed per fill, as a string (it may be a decimal). */
+            /**
+             * @description Quantity dispensed per fill, as a string (it may be a decimal). At most 100000, the
+             *     largest `prescribed_quantity` a prescription has (designed bound: the prescription
+             *     made of the transfer allows this quantity per fill).
+             */
             quantity_dispensed: string;
             /** @description Directions for use. */
             medication_sig: string;
@@ -3904,6 +3915,7 @@ export interface components {
             remaining_refills: {
                 /** Format: int32 */
                 total_remaining_refills: number;
+                /** @description The prescription's `quantity_remaining` after this fill (at most 10,000,000, as the prescription's). */
                 total_quantity_remaining: number;
             };
         };
