@@ -2794,7 +2794,9 @@ export interface components {
             street1?: components["schemas"]["ShortText"];
             street2?: components["schemas"]["ShortText"];
             city?: components["schemas"]["ShortText"];
+            /** @description Two-letter state abbreviation, in any case; stored and answered upper-cased (`ca` reads back as `CA`). */
             state?: components["schemas"]["StateCode"];
+            /** @description Two-letter country code, in any case; stored and answered upper-cased (`us` reads back as `US`). */
             country?: components["schemas"]["CountryCode"];
             phone?: components["schemas"]["Phone"];
             email?: components["schemas"]["Email"];
@@ -2821,9 +2823,11 @@ export interface components {
             street1: string | null;
             street2: string | null;
             city: string | null;
+            /** @description Two-letter state abbreviation, upper case (the service upper-cases what the patient was created or updated with). */
             state: string | null;
             zip: string | null;
             company: string | null;
+            /** @description Two-letter country code, upper case (the service upper-cases what the patient was created with). */
             country: string | null;
             phone: string | null;
             email: string | null;
@@ -2859,6 +2863,7 @@ export interface components {
             street1?: components["schemas"]["ShortText"];
             street2?: components["schemas"]["ShortText"];
             city?: components["schemas"]["ShortText"];
+            /** @description Two-letter state abbreviation, in any case; stored and answered upper-cased (`ca` reads back as `CA`). */
             state?: components["schemas"]["StateCode"];
             phone?: components["schemas"]["Phone"];
             email?: components["schemas"]["Email"];
