@@ -11,7 +11,7 @@ let t: TestApp;
 let acme: NewCustomer;
 
 beforeAll(async () => {
-  ({ t, acme } = await startTestAppWithCustomers({ HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000' }));
+  ({ t, acme } = await startTestAppWithCustomers({ HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '300' }));
 });
 afterAll(async () => t?.close());
 
@@ -147,5 +147,29 @@ describe('a client sending its headers slowly', () => {
     expect(head).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(head).toMatch(/\r\nconnection: close/i);
     expect(JSON.parse(body!)).toMatchObject({ statusCode: 408, error: 'Request Timeout', message: 'The request did not arrive in time.' });
+  });
+});
+
+describe('an idle keep-alive connection', () => {
+  it('is closed once KEEP_ALIVE_TIMEOUT_MS has passed after its last answer', async () => {
+    const { port } = new URL(t.baseUrl);
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    const answered = new Promise<number>((resolve) =>
+      socket.on('data', (chunk) => {
+        received += chunk;
+        if (received.includes('\r\n\r\n')) resolve(Date.now());
+      }),
+    );
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+    socket.write('GET /v1/nothing-here HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
+    try {
+      const answeredAt = await answered;
+      expect(received).toMatch(/^HTTP\/1\.1 404 /);
+      const closedAt = await Promise.race([closed, new Promise<number>((_, reject) => setTimeout(() => reject(new Error('kept open')), 3000))]);
+      expect(closedAt - answeredAt).toBeGreaterThanOrEqual(250);
+    } finally {
+      socket.destroy();
+    }
   });
 });
