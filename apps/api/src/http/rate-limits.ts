@@ -1,4 +1,4 @@
-import rateLimitPlugin from '@fastify/rate-limit';
+import rateLimitPlugin, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
 import type { RateLimitConfig } from '../config.js';
@@ -85,8 +85,10 @@ export async function installRateLimits(app: FastifyInstance, config: RateLimitC
       return result.isAllowed ? { max, remaining: max, ttlInSeconds: 0, isExceeded: false } : result;
     };
   };
-  const failures = counter(config.authFailuresMax, (request) => `failures:${request.ip}`);
-  const anonymous = counter(config.anonymousMax, (request) => `anonymous:${request.ip}`);
+  // An IPv6 client is its /64 (one host's usual share), or it could count afresh from every address it has.
+  const address = (request: FastifyRequest) => normalizeIP(request.ip, 64);
+  const failures = counter(config.authFailuresMax, (request) => `failures:${address(request)}`);
+  const anonymous = counter(config.anonymousMax, (request) => `anonymous:${address(request)}`);
   const callers = counter(config.max, (request) => callerKey(request.principal!));
 
   return {
