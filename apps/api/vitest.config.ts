@@ -13,7 +13,7 @@ export default defineConfig({
       .filter((name) => wanted.includes(name))
       .map((name) => ({
         extends: true,
-        test: { name, env: { TEST_DATABASE: name }, include: ['test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
+        test: { name, env: { TEST_DATABASE: name }, include: ['test/**/*.test.ts'], setupFiles: ['test/support/error-bodies.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
       })),
   },
 });

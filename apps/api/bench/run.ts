@@ -87,7 +87,8 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? join(dataDir, 'bench.db');
   const started: Started[] = [];
   try {
-    const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' };
+    // The bench is one client sending as fast as it can: rate limits would refuse most of it.
+    const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false' };
     const customer = JSON.parse(
       execFileSync(process.execPath, [join(apiRoot, 'bin', 'admin.mjs'), 'create-customer', '--name', 'Bench'], {
         env: { ...process.env, ...env },

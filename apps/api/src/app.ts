@@ -1,5 +1,3 @@
-import formbody from '@fastify/formbody';
-import { parse as parseForm } from 'qs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -7,7 +5,9 @@ import type { WorkerLoop } from './background/worker-loop.js';
 import { registerDocs } from './docs/docs-routes.js';
 import { handlers } from './generated/handler-index.js';
 import { routes } from './generated/routes.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { registerBodyParsers } from './http/body-parsers.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
+import { installRateLimits } from './http/rate-limits.js';
 import { registerOperations } from './http/register-operations.js';
 import { createServices, type Services } from './services.js';
 import { randomToken } from './tokens.js';
@@ -39,29 +39,44 @@ function requestIds(): () => string {
   return () => `${prefix}${(++counter).toString(36)}`;
 }
 
+/**
+ * The longest path segment the router matches. Record ids are at most 64 characters (the
+ * spec's `Token`), so a longer one up to this answers a 400 naming the parameter; a segment
+ * longer still is refused by the router as `414`.
+ */
+const MAX_PATH_PARAMETER_LENGTH = 128;
+
 /** Builds the app from its parts; tests build the same app. */
 export async function buildApp({ config, database, logger, workers: runWorkers = true }: AppOptions): Promise<App> {
-  const fastify = Fastify({
+  const limits = config.requestLimits;
+  const nextRequestId = requestIds();
+  const fastify: FastifyInstance = Fastify({
     logger: logger ?? { level: config.logLevel, serializers: requestSerializers },
     bodyLimit: config.bodyLimit,
-    genReqId: requestIds(),
+    genReqId: nextRequestId,
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    frameworkErrors,
+    clientErrorHandler: clientErrorHandler(nextRequestId, () => fastify.log),
+    // Slow clients: the headers, then the whole request, must arrive in time (checked every
+    // second), and an idle keep-alive connection is closed.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
+    // While closing, requests still arriving on open connections are served (with
+    // `Connection: close`) rather than answered by Fastify's own 503 body.
+    return503OnClosing: false,
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
-  // Bodies are JSON or form data only; Fastify's default text/plain parser would let others through.
-  fastify.removeContentTypeParser('text/plain');
-  // Form bodies may nest with brackets (`prescriber[first_name]=...`, `medications[0][prescription_token]=...`).
-  await fastify.register(formbody, {
-    bodyLimit: config.bodyLimit,
-    parser: (body) => parseForm(body, { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowPrototypes: false }),
-  });
+  await registerBodyParsers(fastify, { bodyLimit: config.bodyLimit, maxDepth: limits.bodyMaxDepth, maxMembers: limits.bodyMaxMembers });
   installErrorHandling(fastify);
+  const rateLimits = await installRateLimits(fastify, config.rateLimit);
+  fastify.addHook('onRequest', rateLimits.onRequest);
   const services = createServices(database, config, fastify.log);
-  registerOperations(fastify, routes, handlers, services);
+  registerOperations(fastify, routes, handlers, services, rateLimits);
   registerDocs(fastify);
   const workers = runWorkers ? createWorkers(services, config, fastify.log) : [];
   fastify.addHook('onReady', async () => workers.forEach((w) => w.start()));

@@ -9,6 +9,9 @@ export interface Config {
   databaseUrl: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** How much a request may ask of the service before any operation runs (http/body-parsers.ts, app.ts). */
+  requestLimits: RequestLimits;
+  rateLimit: RateLimitConfig;
   logLevel: string;
   /**
    * How long records read often (patients) stay in the in-process read cache. Only safe
@@ -39,6 +42,40 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Pause between two steps of the sandbox's simulated pharmacy (SANDBOX_STEP_DELAY_MS). */
   sandboxStepDelayMs: number;
+}
+
+/** Bounds on one request and its connection. */
+export interface RequestLimits {
+  /** Deepest nesting of objects and arrays in a JSON body (BODY_MAX_DEPTH, default 32). */
+  bodyMaxDepth: number;
+  /** Most members of one object or array in a body, and parameters of a form body (BODY_MAX_MEMBERS, default 1000). */
+  bodyMaxMembers: number;
+  /** The whole request, headers and body, must arrive within this many ms (REQUEST_TIMEOUT_MS, default 30000). */
+  requestTimeoutMs: number;
+  /** Its headers must arrive within this many ms (HEADERS_TIMEOUT_MS, default 10000, at most REQUEST_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this many ms (KEEP_ALIVE_TIMEOUT_MS, default 72000). */
+  keepAliveTimeoutMs: number;
+}
+
+/**
+ * Rate limits (http/rate-limits.ts), counted per process over fixed windows: each
+ * authenticated caller (an API key, later a bearer client) has `max` requests a window;
+ * each client address `anonymousMax` requests that authenticate as no one (public
+ * operations, unknown paths), and `authFailuresMax` failed authentications, after which its
+ * requests to authenticated operations are refused before any credential is looked up.
+ */
+export interface RateLimitConfig {
+  /** RATE_LIMIT_ENABLED (default true). */
+  enabled: boolean;
+  /** RATE_LIMIT_WINDOW_MS (default 60000). */
+  windowMs: number;
+  /** RATE_LIMIT_MAX (default 1000). */
+  max: number;
+  /** RATE_LIMIT_ANONYMOUS_MAX (default 300). */
+  anonymousMax: number;
+  /** RATE_LIMIT_AUTH_FAILURES_MAX (default 20). */
+  authFailuresMax: number;
 }
 
 /** Webhook delivery (events/webhook-delivery.ts) and endpoint rules. */
@@ -109,9 +146,10 @@ function durations(env: NodeJS.ProcessEnv, name: string, fallback: string): numb
   return values;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
   const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
@@ -141,6 +179,29 @@ function previousSecretsKeys(env: NodeJS.ProcessEnv): Buffer[] {
   return keys as Buffer[];
 }
 
+function requestLimits(env: NodeJS.ProcessEnv): RequestLimits {
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 600_000);
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS');
+  return {
+    bodyMaxDepth: integer(env, 'BODY_MAX_DEPTH', 32, 2, 1000),
+    bodyMaxMembers: integer(env, 'BODY_MAX_MEMBERS', 1000, 10, 100_000),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
+  };
+}
+
+function rateLimit(env: NodeJS.ProcessEnv): RateLimitConfig {
+  return {
+    enabled: flag(env, 'RATE_LIMIT_ENABLED', true),
+    windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
+    max: integer(env, 'RATE_LIMIT_MAX', 1000, 1, 1_000_000),
+    anonymousMax: integer(env, 'RATE_LIMIT_ANONYMOUS_MAX', 300, 1, 1_000_000),
+    authFailuresMax: integer(env, 'RATE_LIMIT_AUTH_FAILURES_MAX', 20, 1, 1_000_000),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -153,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    requestLimits: requestLimits(env),
+    rateLimit: rateLimit(env),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     logLevel,
     readCacheTtlMs: integer(env, 'READ_CACHE_TTL_MS', isPostgresUrl(databaseUrl) ? 0 : 30_000, 0, 3_600_000),

@@ -17,9 +17,13 @@ const REASONS: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
+  408: 'Request Timeout',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   501: 'Not Implemented',
   503: 'Service Unavailable',
@@ -100,6 +104,36 @@ export function notFound(message = 'Resource Not Found.'): HttpError {
 
 export function payloadTooLarge(): HttpError {
   return withMessage(413, 'Request body is too large.');
+}
+
+/** 400 for a JSON body nested deeper than the service reads (BODY_MAX_DEPTH). */
+export function bodyTooDeep(maxDepth: number): HttpError {
+  return withMessage(400, `Body nests objects and arrays more than ${maxDepth} levels deep.`);
+}
+
+/** 400 for a body with an object or array of more members than the service reads (BODY_MAX_MEMBERS). */
+export function bodyTooWide(maxMembers: number): HttpError {
+  return withMessage(400, `Body has an object or array of more than ${maxMembers} members.`);
+}
+
+/** 414 for a path segment longer than any record id (the router's parameter limit). */
+export function uriTooLong(): HttpError {
+  return withMessage(414, 'The request path is too long.');
+}
+
+/** 431 for request headers (the query string included) over the server's limit; the connection closes. */
+export function headersTooLarge(): HttpError {
+  return withMessage(431, 'The request line and headers are too large; the query string counts toward the limit.');
+}
+
+/** 408 for a request that did not arrive in time (REQUEST_TIMEOUT_MS); the connection closes. */
+export function requestTimeout(): HttpError {
+  return withMessage(408, 'The request did not arrive in time.');
+}
+
+/** 429 for a client over its rate limit; `Retry-After` says when to try again. */
+export function tooManyRequests(retryAfterSeconds: number): HttpError {
+  return withMessage(429, `Too many requests; retry in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`);
 }
 
 export function unsupportedMediaType(contentType: string): HttpError {

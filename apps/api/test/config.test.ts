@@ -35,6 +35,42 @@ describe('configuration', () => {
     expect(config.previousSecretsKeys.map((k) => k.toString('base64'))).toEqual([KEY_A, KEY_B]);
   });
 
+  it('bounds requests and rate-limits by default, and takes other bounds or no rate limits', () => {
+    expect(loadConfig({})).toMatchObject({
+      requestLimits: { bodyMaxDepth: 32, bodyMaxMembers: 1000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 },
+      rateLimit: { enabled: true, windowMs: 60_000, max: 1000, anonymousMax: 300, authFailuresMax: 20 },
+    });
+    const config = loadConfig({
+      BODY_MAX_DEPTH: '8',
+      BODY_MAX_MEMBERS: '200',
+      REQUEST_TIMEOUT_MS: '5000',
+      KEEP_ALIVE_TIMEOUT_MS: '4000',
+      RATE_LIMIT_ENABLED: 'false',
+      RATE_LIMIT_WINDOW_MS: '1000',
+      RATE_LIMIT_MAX: '50',
+      RATE_LIMIT_ANONYMOUS_MAX: '10',
+      RATE_LIMIT_AUTH_FAILURES_MAX: '3',
+    });
+    // The header timeout never exceeds the request's.
+    expect(config.requestLimits).toEqual({ bodyMaxDepth: 8, bodyMaxMembers: 200, requestTimeoutMs: 5000, headersTimeoutMs: 5000, keepAliveTimeoutMs: 4000 });
+    expect(config.rateLimit).toEqual({ enabled: false, windowMs: 1000, max: 50, anonymousMax: 10, authFailuresMax: 3 });
+  });
+
+  it.each([
+    [{ BODY_MAX_DEPTH: '1' }, 'BODY_MAX_DEPTH must be an integer from 2 to 1000'],
+    [{ BODY_MAX_MEMBERS: 'many' }, 'BODY_MAX_MEMBERS must be an integer'],
+    [{ REQUEST_TIMEOUT_MS: '0' }, 'REQUEST_TIMEOUT_MS must be an integer'],
+    [{ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' }, 'HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '-5' }, 'KEEP_ALIVE_TIMEOUT_MS must be an integer'],
+    [{ RATE_LIMIT_ENABLED: 'maybe' }, 'RATE_LIMIT_ENABLED must be true or false'],
+    [{ RATE_LIMIT_WINDOW_MS: '10' }, 'RATE_LIMIT_WINDOW_MS must be an integer from 1000'],
+    [{ RATE_LIMIT_MAX: '0' }, 'RATE_LIMIT_MAX must be an integer from 1'],
+    [{ RATE_LIMIT_ANONYMOUS_MAX: '1.5' }, 'RATE_LIMIT_ANONYMOUS_MAX must be an integer'],
+    [{ RATE_LIMIT_AUTH_FAILURES_MAX: '' + 2e6 }, 'RATE_LIMIT_AUTH_FAILURES_MAX must be an integer'],
+  ])('stops on a bad request or rate limit: %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT must be an integer'],
     [{ PORT: '70000' }, 'PORT must be an integer'],

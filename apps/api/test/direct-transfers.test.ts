@@ -180,6 +180,8 @@ describe('submitting a direct transfer', () => {
     ['an NPI of 9 digits', { prescriber: { ...prescriber, npi: '123456789' } }, [{ key: 'prescriber.npi', message: expect.stringContaining('fails to match') }]],
     ['an empty prescriber name', { prescriber: { ...prescriber, first_name: ' ' } }, [{ key: 'prescriber.first_name', message: 'is not allowed to be empty' }]],
     ['a days supply that is no integer', { prescription: { ...prescription, days_supply: '30' } }, [{ key: 'prescription.days_supply', message: 'must be an integer' }]],
+    ['a quantity dispensed over 100000', { prescription: { ...prescription, quantity_dispensed: '100000.5' } }, [{ key: 'prescription.quantity_dispensed', message: expect.stringContaining('fails to match') }]],
+    ['a quantity dispensed that is no number', { prescription: { ...prescription, quantity_dispensed: '1e15' } }, [{ key: 'prescription.quantity_dispensed', message: expect.stringContaining('fails to match') }]],
     ['a can_substitute that is no boolean', { prescription: { ...prescription, can_substitute: 'yes' } }, [{ key: 'prescription.can_substitute', message: 'must be a boolean' }]],
     ['a written date not written YYYYMMDD', { prescription: { ...prescription, written_date: '03112025' } }, [{ key: 'prescription.written_date', message: expect.stringContaining('fails to match') }]],
     ['a written date that is no calendar date', { prescription: { ...prescription, written_date: '20250231' } }, [{ key: 'prescription.written_date', message: 'must be a valid date' }]],

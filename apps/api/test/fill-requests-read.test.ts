@@ -98,6 +98,17 @@ describe('listing fill requests', () => {
     expect(globexList.some((t) => tokens.includes(t))).toBe(false);
   });
 
+  it('refuses a page token answered to another customer or for the other environment', async () => {
+    const { data } = await list({ limit: 2 });
+    const next = data!.next_page_token!;
+    for (const key of [globex.sandbox_api_key, customer.production_api_key]) {
+      const { error, response } = await list({ next }, key);
+      expect(response.status).toBe(400);
+      expect(error).toEqual({ statusCode: 400, error: 'Bad Request', validation_errors: [{ key: 'next', message: 'is not a valid page token' }] });
+    }
+    expect((await list({ next })).response.status).toBe(200);
+  });
+
   it.each([
     ['a limit over 100', { limit: 101 }, 'limit'],
     ['a limit of zero', { limit: 0 }, 'limit'],

@@ -1,5 +1,6 @@
 // Updating a patient (updatePatient); reading, updating or listing the prescriptions of another
 // customer's patient, or of the other environment's, is refused and changes nothing.
+import { validateResponse } from '@pharmacy/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import { janeInFull as jane, putPatient } from './support/fixtures.js';
@@ -32,6 +33,21 @@ describe('updating a patient', () => {
       mbi: '1EG4TE5MK73',
       address: { street1: '500 Howard St', city: 'Oakland', state: 'CA', zip: '94107', communications_opt_in: false },
     });
+  });
+
+  it('answers state and country upper-cased, whatever case they were written in, as the spec promises', async () => {
+    const token = await createPatient(acme.sandbox_api_key, { ...jane, first_name: 'Cased', state: 'ca', country: 'us' });
+    const client = t.client(acme.sandbox_api_key);
+    const read = () => client.GET('/v1/patient/{patient_token}', { params: { path: { patient_token: token } } });
+    expect((await read()).data!.address).toMatchObject({ state: 'CA', country: 'US' });
+    await client.POST('/v1/patient/{patient_token}', { params: { path: { patient_token: token } }, body: { state: 'nY' } });
+    const updated = (await read()).data!;
+    expect(updated.address).toMatchObject({ state: 'NY', country: 'US' });
+    // The read schema says so: a lower-case state or country would not be the documented answer.
+    const answer = (address: object) => ({ method: 'GET', url: `/v1/patient/${token}`, status: 200, contentType: 'application/json', body: { ...updated, address } });
+    expect(validateResponse(answer(updated.address))).toEqual([]);
+    expect(validateResponse(answer({ ...updated.address, state: 'ny' })).map((p) => p.kind)).toEqual(['invalid-body']);
+    expect(validateResponse(answer({ ...updated.address, country: 'us' })).map((p) => p.kind)).toEqual(['invalid-body']);
   });
 
   it.each(['first_name', 'last_name', 'dob', 'gender', 'species'])('refuses %s as not allowed', async (field) => {

@@ -45,3 +45,41 @@ describe('electronic prescriptions', () => {
     ).rejects.toMatchObject({ statusCode: 404 });
   });
 });
+
+describe('the quantities of a prescription', () => {
+  const owner = (): Owner => ({ customerId: acme.customer_id, environment: 'production' });
+  const read = (token: string) => t.client(key()).GET('/v1/prescription/{token}', { params: { path: { token } } });
+
+  it.each([
+    ['the largest the sandbox prescriber sends (10,000 per fill, 99 refills)', 10_000, 99, 1_000_000],
+    ['the largest any source may bring (100,000 per fill, 99 refills)', 100_000, 99, 10_000_000],
+  ])('%s read back within the read schemas', async (_name, quantity, refills, remaining) => {
+    const patient = await createPatient(t, key());
+    const rx = await staff.act((uow) => intake().receive(uow, owner(), patient, { medication_name: 'Big', quantity, refills }, 'electronic'));
+    // The typed client validates every answer against the spec: a quantity over its maximum would fail here.
+    const { data } = await read(rx.token);
+    expect(data!.prescription).toMatchObject({ prescribed_quantity: quantity, number_of_refills_allowed: refills, quantity_remaining: remaining });
+    const list = await t.client(key()).GET('/v1/patient/{patient_token}/prescriptions', { params: { path: { patient_token: patient } } });
+    expect(list.data!.prescriptions[0]).toMatchObject({ quantity_remaining: remaining });
+  });
+
+  it('sent by the sandbox prescriber at its maximum read back within the read schema', async () => {
+    const patient = await createPatient(t, acme.sandbox_api_key);
+    const sent = await t.client(acme.sandbox_api_key).POST('/v1/sandbox/electronic_prescriptions', {
+      body: { patient_token: patient, quantity: 10_000, refills: 99 },
+    });
+    const rx = await t.client(acme.sandbox_api_key).GET('/v1/prescription/{token}', { params: { path: { token: sent.data!.prescription_token } } });
+    expect(rx.data!.prescription).toMatchObject({ quantity_remaining: 1_000_000 });
+  });
+
+  it.each([
+    ['a quantity over 100,000', { quantity: 100_001 }, /quantity must be a whole number from 1 to 100000/],
+    ['a quantity of zero', { quantity: 0 }, /quantity must be a whole number from 1 to 100000/],
+    ['more than 99 refills', { refills: 100 }, /refills must be a whole number from 0 to 99/],
+  ])('are refused beyond the read schema: %s', async (_name, over, message) => {
+    const patient = await createPatient(t, key());
+    await expect(
+      staff.act((uow) => intake().receive(uow, owner(), patient, { medication_name: 'Too big', ...over }, 'electronic')),
+    ).rejects.toMatchObject({ code: 'INVALID', message: expect.stringMatching(message) });
+  });
+});

@@ -131,7 +131,7 @@ describe('the pharmacy client', () => {
     expect(lastSeen().headers.authorization).toBeUndefined();
     expect(anonymous.error?.message).toBe('Please Send a Valid Api-Key');
     expectTypeOf<UnauthorizedErrorBody['message']>().toEqualTypeOf<'Please Send a Valid Api-Key'>();
-    expectTypeOf<NotFoundErrorBody>().toEqualTypeOf<{ statusCode: number; error: string; message: string }>();
+    expectTypeOf<NotFoundErrorBody>().toEqualTypeOf<{ statusCode: number; error: string; message: string; request_id?: string }>();
   });
 
   it('refuses an API key and a bearer token together', () => {

@@ -2662,12 +2662,21 @@ export interface components {
             message: string;
         };
         /**
+         * ErrorRequestId
+         * @description The id of the request an error answers: the value of the answer's `x-request-id` header.
+         *     Quote it when reporting a problem; the service's log lines of the request carry it.
+         *     Every error the service answers has it; it is optional so that the source's error
+         *     bodies, which have no such field, still fit (designed).
+         * @example req_k3Xw9PqT2a
+         */
+        ErrorRequestId: string;
+        /**
          * BadRequestError
          * @description A request the service refuses. Validation failures carry `validation_errors`, one
          *     item per offending field. A body that cannot be read at all (malformed JSON, an empty
          *     JSON body) carries `message` instead (designed). A record of another customer answers
          *     this status with `error` `Unauthorized` and a `message`. Exactly one of
-         *     `validation_errors` and `message` is present.
+         *     `validation_errors` and `message` is present, and the service adds `request_id`.
          */
         BadRequestError: {
             /**
@@ -2679,6 +2688,7 @@ export interface components {
             error: "Bad Request" | "Unauthorized";
             message?: string;
             validation_errors?: components["schemas"]["ValidationErrorItem"][];
+            request_id?: components["schemas"]["ErrorRequestId"];
         };
         /** UnauthorizedError */
         UnauthorizedError: {
@@ -2691,10 +2701,11 @@ export interface components {
             error: "Unauthorized";
             /** @constant */
             message: "Please Send a Valid Api-Key";
+            request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
          * ErrorMessage
-         * @description An error with a status, its HTTP reason phrase and a message.
+         * @description An error with a status, its HTTP reason phrase and a message (and, from this service, the request's id).
          */
         ErrorMessage: {
             /** Format: int32 */
@@ -2702,6 +2713,7 @@ export interface components {
             /** @description The HTTP reason phrase of the status. */
             error: string;
             message: string;
+            request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
          * Ssn
@@ -2793,7 +2805,9 @@ export interface components {
             street1?: components["schemas"]["ShortText"];
             street2?: components["schemas"]["ShortText"];
             city?: components["schemas"]["ShortText"];
+            /** @description Two-letter state abbreviation, in any case; stored and answered upper-cased (`ca` reads back as `CA`). */
             state?: components["schemas"]["StateCode"];
+            /** @description Two-letter country code, in any case; stored and answered upper-cased (`us` reads back as `US`). */
             country?: components["schemas"]["CountryCode"];
             phone?: components["schemas"]["Phone"];
             email?: components["schemas"]["Email"];
@@ -2820,9 +2834,11 @@ export interface components {
             street1: string | null;
             street2: string | null;
             city: string | null;
+            /** @description Two-letter state abbreviation, upper case (the service upper-cases what the patient was created or updated with). */
             state: string | null;
             zip: string | null;
             company: string | null;
+            /** @description Two-letter country code, upper case (the service upper-cases what the patient was created with). */
             country: string | null;
             phone: string | null;
             email: string | null;
@@ -2859,6 +2875,7 @@ export interface components {
             street1?: components["schemas"]["ShortText"];
             street2?: components["schemas"]["ShortText"];
             city?: components["schemas"]["ShortText"];
+            /** @description Two-letter state abbreviation, in any case; stored and answered upper-cased (`ca` reads back as `CA`). */
             state?: components["schemas"]["StateCode"];
             phone?: components["schemas"]["Phone"];
             email?: components["schemas"]["Email"];
@@ -2938,7 +2955,12 @@ export interface components {
             number_of_refills_allowed: number;
             /** Format: int32 */
             refills_remaining: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Quantity still allowed over the remaining fills: at most the quantity per fill
+             *     (`prescribed_quantity`, at most 100,000) times the fills allowed
+             *     (`number_of_refills_allowed` + 1, at most 100), so at most 10,000,000 (designed bound).
+             */
             quantity_remaining: number;
             /** @description Status text of the prescription, for example `On Hold` or `Transferred`. */
             current_rx_status_text?: string | null;
@@ -3065,7 +3087,9 @@ export interface components {
             refills_remaining: number;
             /**
              * Format: int32
-             * @description Quantity still allowed over the remaining refills.
+             * @description Quantity still allowed over the remaining fills: at most the quantity per fill
+             *     (`prescribed_quantity`, at most 100,000) times the fills allowed
+             *     (`number_of_refills_allowed` + 1, at most 100), so at most 10,000,000 (designed bound).
              */
             quantity_remaining: number;
             /**
@@ -3430,7 +3454,11 @@ export interface components {
             days_supply: number;
             /** @description Quantity the prescriber wrote, as a string (it may be a decimal). */
             quantity_written: string;
-            /** @description Quantity dispensed per fill, as a string (it may be a decimal). */
+            /**
+             * @description Quantity dispensed per fill, as a string (it may be a decimal). At most 100000, the
+             *     largest `prescribed_quantity` a prescription has (designed bound: the prescription
+             *     made of the transfer allows this quantity per fill).
+             */
             quantity_dispensed: string;
             /** @description Directions for use. */
             medication_sig: string;
@@ -3904,6 +3932,7 @@ export interface components {
             remaining_refills: {
                 /** Format: int32 */
                 total_remaining_refills: number;
+                /** @description The prescription's `quantity_remaining` after this fill (at most 10,000,000, as the prescription's). */
                 total_quantity_remaining: number;
             };
         };
@@ -3955,6 +3984,7 @@ export interface components {
             error: "Unauthorized";
             /** @example Please Send a Valid Api-Key */
             message: string;
+            request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
          * ScheduledFillRequest
@@ -6023,6 +6053,7 @@ export interface components {
             error: "Unauthorized";
             /** @constant */
             message: "Authorization missing or invalid";
+            request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
          * ScheduleSlot
@@ -6454,6 +6485,75 @@ export interface components {
         /** @description Not Found. No patient with this token (or identity) in this environment. */
         PatientNotFound: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Request Timeout. The request's headers did not arrive within the service's header
+         *     timeout, or the whole request within its request timeout (10 s and 30 s by default). The
+         *     answer closes the connection (`Connection: close`).
+         */
+        RequestTimeout: {
+            headers: {
+                /** @description Always `close`; send the next request on a new connection. */
+                Connection?: "close";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description URI Too Long. A segment of the path is longer than any record id can be (over 128
+         *     characters; ids are at most 64, and a longer one up to 128 answers `400` naming the
+         *     parameter).
+         */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Too Many Requests. The caller went over a rate limit: its API key's requests, its
+         *     address's requests without credentials, or its address's failed authentications (much
+         *     stricter: after too many, requests from the address to authenticated operations are
+         *     refused before their credentials are looked up). Retry after `Retry-After` seconds.
+         *     Every counted answer, not only this one, carries the limit it counts toward in the IETF
+         *     draft's fields (draft-ietf-httpapi-ratelimit-headers: `RateLimit-Limit`,
+         *     `RateLimit-Remaining`, `RateLimit-Reset`). Limits are per service process.
+         */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds until the limit's window ends and a request may succeed. */
+                "Retry-After"?: number;
+                /** @description The requests the limit allows in its window. */
+                "RateLimit-Limit"?: number;
+                /** @description The requests left in the window (0 here). */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window ends. */
+                "RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Request Header Fields Too Large. The request line and headers, the query string
+         *     included, are over the server's limit (16 KiB by default in Node.js). The answer closes
+         *     the connection (`Connection: close`): send the next request on a new one, and large
+         *     inputs in a body rather than the query string.
+         */
+        HeadersTooLarge: {
+            headers: {
+                /** @description Always `close`; send the next request on a new connection. */
+                Connection?: "close";
                 [name: string]: unknown;
             };
             content: {
@@ -7626,6 +7726,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7654,8 +7758,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7686,6 +7794,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7721,8 +7833,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7753,6 +7869,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7774,6 +7894,10 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7804,6 +7928,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PrescriptionNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7834,6 +7962,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7882,10 +8014,14 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7916,6 +8052,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransferNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -7967,10 +8107,14 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8002,6 +8146,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DirectTransferNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8050,10 +8198,14 @@ export interface operations {
             400: components["responses"]["FillRequestBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8085,6 +8237,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["FillRequestNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8133,6 +8289,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8163,6 +8323,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["OrderUnauthorized"];
             404: components["responses"]["OrderNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8200,6 +8364,10 @@ export interface operations {
             400: components["responses"]["ScheduledFillRequestBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ScheduledFillRequestNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8229,8 +8397,12 @@ export interface operations {
             400: components["responses"]["ScheduledFillRequestBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["FillRequestNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8266,6 +8438,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8300,6 +8476,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8330,6 +8510,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["AutoRefillNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8365,8 +8549,12 @@ export interface operations {
             400: components["responses"]["AutoRefillBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PrescriptionNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8397,8 +8585,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["AutoRefillNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8448,6 +8640,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CoverageForbidden"];
             404: components["responses"]["CoverageNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8487,6 +8683,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8516,8 +8716,12 @@ export interface operations {
             400: components["responses"]["SameDayDeliveryBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SameDayDeliveryReferenceNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8548,6 +8752,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SameDayDeliveryNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8578,6 +8786,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["CopayRequestNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8608,6 +8820,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["InsuranceNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8638,6 +8854,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PrescriberNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8670,6 +8890,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["MediaNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8700,6 +8924,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["MediaNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8741,6 +8969,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8790,6 +9022,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8818,8 +9054,12 @@ export interface operations {
             };
             400: components["responses"]["ExternalLocationMatchBadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8864,6 +9104,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8894,6 +9138,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ExternalLocationNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8924,6 +9172,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ExternalTransferNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8978,6 +9230,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9042,6 +9298,10 @@ export interface operations {
             400: components["responses"]["SpecialtyPharmacyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SpecialtyPharmacyReferenceNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9103,6 +9363,10 @@ export interface operations {
             };
             400: components["responses"]["WebhookEventsBadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9187,6 +9451,10 @@ export interface operations {
             };
             400: components["responses"]["WebhookEventsBadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9211,6 +9479,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9258,10 +9530,14 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9305,10 +9581,14 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9333,8 +9613,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9384,10 +9668,14 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SandboxOnly"];
             404: components["responses"]["PatientNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9486,6 +9774,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9539,6 +9831,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ScheduleNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9563,6 +9859,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["DiagnosticKitsNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9586,6 +9886,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9668,6 +9972,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9695,8 +10003,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9731,9 +10043,13 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["DiagnosticOrderNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["KitAlreadyRegistered"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9761,9 +10077,13 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["KitAlreadyRegistered"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9796,6 +10116,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["DiagnosticOrderNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9823,8 +10147,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
             default: components["responses"]["DefaultError"];
         };
@@ -9860,8 +10188,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9890,8 +10222,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9919,8 +10255,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidClient"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };

@@ -95,10 +95,11 @@ export function openDatabase(url: string): DatabaseHandle {
   const file = resolve(url.replace(/^file:/, ''));
   mkdirSync(dirname(file), { recursive: true });
   const sqlite = new Sqlite(file);
+  // First the wait for another process's lock: switching a new file to WAL takes one too.
+  sqlite.pragma('busy_timeout = 5000');
   // WAL with synchronous=FULL: every committed write survives a power cut.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: new StatementCache(sqlite) as never }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };

@@ -32,23 +32,27 @@ const NO_KEY = new SecretBox(() => {
 });
 
 /**
- * Brings the schema up to date; safe to run from several processes at once. Some migrations
- * seal stored values (009): they take the server's keys from `secrets`.
+ * The key of the PostgreSQL advisory lock migrations hold (any fixed number: this one spells
+ * "pharmacy" in ASCII). It is taken per database, so schemas of one database migrate in turn.
+ */
+const POSTGRES_MIGRATION_LOCK = '8099831073915102073';
+
+type Run = (migrator: Migrator) => Promise<MigrationResultSet>;
+
+/**
+ * Brings the schema up to date; safe to run from several processes, and several times in one,
+ * at once. Some migrations seal stored values (009): they take the server's keys from `secrets`.
  */
 export function migrateToLatest(database: DatabaseHandle, secrets: SecretBox = NO_KEY): Promise<void> {
-  return migrate(database, secrets, (migrator) => migrator.migrateToLatest());
+  return inTurn(database, () => migrateExclusively(database, secrets, (migrator) => migrator.migrateToLatest()));
 }
 
 /** Runs the migrations up to `target` (tests that write data as an older schema held it). */
 export function migrateTo(database: DatabaseHandle, target: string, secrets: SecretBox = NO_KEY): Promise<void> {
-  return migrate(database, secrets, (migrator) => migrator.migrateTo(target));
+  return inTurn(database, () => migrateExclusively(database, secrets, (migrator) => migrator.migrateTo(target)));
 }
 
-async function migrate(
-  { db, dialect }: DatabaseHandle,
-  secrets: SecretBox,
-  run: (migrator: Migrator) => Promise<MigrationResultSet>,
-): Promise<void> {
+async function runMigrator({ db, dialect }: DatabaseHandle, secrets: SecretBox, run: Run): Promise<void> {
   // On PostgreSQL the bookkeeping table lives in the current schema, so databases that
   // share a server under different search paths never see each other's migrations.
   const migrationTableSchema =
@@ -61,4 +65,46 @@ async function migrate(
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${String((error as Error).message ?? error)}`);
   }
+}
+
+/**
+ * Runs the migrator holding the database's migration lock, so processes starting together
+ * on a new database (the service, an admin command) take turns: the first migrates, the
+ * next find every migration done. PostgreSQL: a session advisory lock, held on a connection
+ * of its own while the migrator works on others (it runs each migration in a transaction).
+ * The embedded database: an immediate transaction (its write lock, waited for up to
+ * `busy_timeout`) around every migration, on its one connection; a failed migration then
+ * leaves nothing behind, and a migration is never done without being recorded.
+ */
+async function migrateExclusively(database: DatabaseHandle, secrets: SecretBox, run: Run): Promise<void> {
+  const { db } = database;
+  if (database.dialect === 'postgres') {
+    await db.connection().execute(async (lockHolder) => {
+      await sql`select pg_advisory_lock(${POSTGRES_MIGRATION_LOCK}::bigint)`.execute(lockHolder);
+      try {
+        await runMigrator(database, secrets, run);
+      } finally {
+        await sql`select pg_advisory_unlock(${POSTGRES_MIGRATION_LOCK}::bigint)`.execute(lockHolder);
+      }
+    });
+    return;
+  }
+  await sql`begin immediate`.execute(db);
+  try {
+    await runMigrator(database, secrets, run);
+  } catch (error) {
+    await sql`rollback`.execute(db);
+    throw error;
+  }
+  await sql`commit`.execute(db);
+}
+
+/** Migrations under way per handle: calls on one handle take turns too (the embedded database has one connection). */
+const underWay = new WeakMap<DatabaseHandle['db'], Promise<void>>();
+
+function inTurn(database: DatabaseHandle, migrate: () => Promise<void>): Promise<void> {
+  const previous = underWay.get(database.db) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(migrate);
+  underWay.set(database.db, next);
+  return next;
 }

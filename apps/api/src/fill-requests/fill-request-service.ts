@@ -161,7 +161,8 @@ export class FillRequestService {
 
   async list(owner: Owner, params: FillRequestListParams): Promise<FillRequestPage> {
     const limit = params.limit ?? DEFAULT_LIMIT;
-    const cursor = params.next === undefined ? undefined : decodeCursor(params.next);
+    const scope = { owner, list: 'fill_requests' };
+    const cursor = params.next === undefined ? undefined : decodeCursor(scope, params.next);
     const rows = await this.fillRequests.list(owner, {
       createdAt: params.created_at === undefined ? undefined : parseCreatedAt(params.created_at),
       metadata: params.metadata,
@@ -172,7 +173,7 @@ export class FillRequestService {
     const last = results[results.length - 1];
     return {
       results,
-      next_page_token: rows.length > limit && last ? encodeCursor({ after: last.created_at, token: last.token }) : null,
+      next_page_token: rows.length > limit && last ? encodeCursor(scope, { after: last.created_at, token: last.token }) : null,
     };
   }
 }

@@ -48,13 +48,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -101,13 +125,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -158,13 +206,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -240,13 +312,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -315,13 +411,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -372,13 +492,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -448,6 +592,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "409": {
         "contentType": "application/json",
         "schema": {
@@ -460,6 +610,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
         "contentType": "application/json",
         "schema": {
@@ -467,6 +623,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -536,6 +704,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "409": {
         "contentType": "application/json",
         "schema": {
@@ -548,6 +722,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
         "contentType": "application/json",
         "schema": {
@@ -555,6 +735,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -606,13 +798,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -670,13 +886,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -746,6 +986,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "409": {
         "contentType": "application/json",
         "schema": {
@@ -758,6 +1004,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
         "contentType": "application/json",
         "schema": {
@@ -765,6 +1017,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -823,13 +1087,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -922,6 +1210,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -970,6 +1282,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1032,6 +1368,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1085,6 +1445,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1133,6 +1517,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1197,6 +1605,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1250,6 +1682,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1298,6 +1754,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1362,6 +1842,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1410,6 +1914,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1468,6 +1996,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1521,6 +2073,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1540,6 +2116,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "schema": {
           "type": "string",
           "maxLength": 10000000
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -1595,6 +2195,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1643,6 +2267,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1725,6 +2373,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1773,6 +2445,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1831,6 +2527,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1879,6 +2599,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1941,6 +2685,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -1994,6 +2762,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2031,6 +2823,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -2088,6 +2904,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -2204,6 +3044,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2241,6 +3105,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -2333,6 +3221,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2367,6 +3279,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -2431,6 +3367,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2493,6 +3453,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -2568,6 +3552,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2616,6 +3624,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -2678,6 +3710,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2730,6 +3786,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -2801,6 +3881,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -2880,6 +3984,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -2927,6 +4055,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -2993,6 +4145,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "500": {
@@ -3078,6 +4254,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -3142,6 +4342,30 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "500": {
         "contentType": "application/json",
         "schema": {
@@ -3188,13 +4412,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3270,6 +4518,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "409": {
         "contentType": "application/json",
         "schema": {
@@ -3282,6 +4536,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
         "contentType": "application/json",
         "schema": {
@@ -3289,6 +4549,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3339,6 +4611,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "409": {
         "contentType": "application/json",
         "schema": {
@@ -3351,7 +4629,25 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3419,6 +4715,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "409": {
         "contentType": "application/json",
         "schema": {
@@ -3431,7 +4733,25 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3489,13 +4809,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3555,6 +4899,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "409": {
         "contentType": "application/json",
         "schema": {
@@ -3567,6 +4917,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
         "contentType": "application/json",
         "schema": {
@@ -3574,6 +4930,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3637,6 +5005,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "409": {
         "contentType": "application/json",
         "schema": {
@@ -3649,6 +5023,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
         "contentType": "application/json",
         "schema": {
@@ -3656,6 +5036,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3703,13 +5095,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -3778,13 +5194,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"

@@ -1,12 +1,16 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   HttpError,
   badRequest,
+  headersTooLarge,
   internalError,
   notFound,
   payloadTooLarge,
   reasonPhrase,
+  requestTimeout,
   unsupportedMediaType,
+  uriTooLong,
 } from '../errors.js';
 
 /** Maps whatever was thrown to an HttpError in the seed's shapes; nothing internal leaks. */
@@ -22,6 +26,10 @@ function toHttpError(error: unknown, contentType = ''): HttpError {
       return badRequest('Body cannot be empty when Content-Type is application/json.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return badRequest('Content-Length does not match the body.');
+    case 'FST_ERR_BAD_URL':
+      return badRequest('The request path is not a valid URL: a percent-encoded sequence is not UTF-8.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return uriTooLong();
   }
   if (e.statusCode === 400 && (e instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY')) {
     return badRequest('Body is not valid JSON.');
@@ -36,20 +44,73 @@ function toHttpError(error: unknown, contentType = ''): HttpError {
   return internalError();
 }
 
+/** The body answered for an error: the seed's fields, and the request's id (the `x-request-id` header's value). */
+export function errorBody(error: HttpError, requestId: string): HttpError['body'] & { request_id: string } {
+  return { ...error.body, request_id: requestId };
+}
+
 /** What may be logged of an unexpected error: no driver `detail` (it can quote row values). */
 function loggable(error: unknown): Record<string, unknown> {
   const e = error as Partial<Error & { code: string }>;
   return { type: e?.name, code: e?.code, message: e?.message, stack: e?.stack };
 }
 
+/** A 501 is expected of an operation not built yet: a warning without a stack, not an error. */
+function logFailure(request: FastifyRequest, error: unknown, httpError: HttpError): void {
+  if (httpError.statusCode === 501) request.log.warn({ statusCode: 501, message: httpError.message }, 'not implemented');
+  else if (httpError.statusCode >= 500) request.log.error({ err: loggable(error) }, 'request failed');
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const httpError = toHttpError(error, request.headers['content-type']);
+  logFailure(request, error, httpError);
+  return reply.code(httpError.statusCode).header('x-request-id', request.id).send(errorBody(httpError, request.id));
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    const httpError = toHttpError(error, request.headers['content-type']);
-    if (httpError.statusCode >= 500) request.log.error({ err: loggable(error) }, 'request failed');
-    reply.code(httpError.statusCode).send(httpError.body);
-  });
-  app.setNotFoundHandler((_request, reply) => {
-    const e = notFound();
-    reply.code(404).send(e.body);
-  });
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, notFound()));
+}
+
+/**
+ * Fastify's `frameworkErrors`: the errors its router meets before any route runs (a path
+ * that is not valid percent-encoded UTF-8, a path segment over `maxParamLength`), answered
+ * in the seed's shapes like every other error.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  sendError(request, reply, error);
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before there is a request
+ * (headers over Node's limit, a request that did not arrive within REQUEST_TIMEOUT_MS,
+ * malformed HTTP). The answer is in the seed's shape, and says `Connection: close`, since
+ * the connection is closed after it: a keep-alive client then opens a new one instead of
+ * sending its next request into a closed socket.
+ */
+export function clientErrorHandler(nextRequestId: () => string, log: () => FastifyBaseLogger) {
+  return (error: NodeJS.ErrnoException, socket: Duplex): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const httpError =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? headersTooLarge()
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? requestTimeout()
+          : badRequest('The request could not be read.');
+    const requestId = nextRequestId();
+    log().info({ reqId: requestId, code: error.code, statusCode: httpError.statusCode }, 'client error');
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify(errorBody(httpError, requestId));
+    const head = [
+      `HTTP/1.1 ${httpError.statusCode} ${reasonPhrase(httpError.statusCode)}`,
+      'content-type: application/json; charset=utf-8',
+      `content-length: ${Buffer.byteLength(body)}`,
+      `x-request-id: ${requestId}`,
+      'connection: close',
+    ].join('\r\n');
+    socket.end(`${head}\r\n\r\n${body}`, () => socket.destroy());
+  };
 }

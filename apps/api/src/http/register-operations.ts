@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import { securitySchemes } from '../auth/security-schemes.js';
 import { contractSchemaResource } from './contract-schemas.js';
 import { installResponseSerialization } from './response-serialization.js';
+import { NO_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { createValidatorCompiler, trimStrings, type Validator, type ValidatorCompiler } from './request-validation.js';
 import { answerOnce, fingerprintOf, IDEMPOTENCY_KEY } from './idempotency.js';
 import { securityHook } from './security.js';
@@ -88,6 +89,7 @@ export function registerOperations(
   routes: readonly RouteDefinition[],
   handlers: Handlers,
   services: Services,
+  limits: RateLimits = NO_RATE_LIMITS,
 ): void {
   app.decorateRequest('principal', null);
   app.decorate('services', services);
@@ -101,7 +103,7 @@ export function registerOperations(
       input: { path: unknown; query: unknown; body: unknown },
       ctx: RequestContext,
     ) => Promise<{ status: number; body: unknown; contentType?: string }>;
-    const onRequest = securityHook(route.security, schemes, route.operationId);
+    const onRequest = securityHook(route.security, schemes, route.operationId, limits);
     const idempotent = compiled.declaredHeaders.some(([, name]) => name === IDEMPOTENCY_KEY);
     if (idempotent && route.security.length === 0) {
       throw new Error(`Operation ${route.operationId}: ${IDEMPOTENCY_KEY} needs a caller to scope the keys; declare it on secured operations only`);
@@ -143,7 +145,7 @@ export function registerOperations(
         method: route.method as 'GET',
         url: fastifyPath(url),
         schema: { response: responseSchemas(route) },
-        config: { operationId: route.operationId },
+        config: { operationId: route.operationId, authenticates: route.security.length > 0 },
         ...(onRequest ? { onRequest } : {}),
         handler: serve,
       });

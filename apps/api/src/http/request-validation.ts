@@ -134,7 +134,10 @@ function closestBranches(errors: ErrorObject[]): ErrorObject[] {
   return kept;
 }
 
-/** One item per key, in the order the schema reports them; composition noise dropped. */
+/** The most items a 400 lists (`BadRequestError.validation_errors` has `maxItems: 100`). */
+const MAX_VALIDATION_ERRORS = 100;
+
+/** One item per key, in the order the schema reports them, at most 100; composition noise dropped. */
 function describeErrors(allErrors: ErrorObject[], data: unknown): ValidationErrorItem[] {
   const items = new Map<string, ValidationErrorItem>();
   const errors = closestBranches(allErrors);
@@ -144,15 +147,32 @@ function describeErrors(allErrors: ErrorObject[], data: unknown): ValidationErro
     if (!items.has(item.key)) items.set(item.key, item);
   }
   if (items.size === 0 && errors[0]) items.set('body', describe(errors[0], data));
-  return [...items.values()];
+  return [...items.values()].slice(0, MAX_VALIDATION_ERRORS);
 }
 
-/** Trims surrounding white space from every string, as the seed trims names. */
-export function trimStrings<T>(value: T): T {
-  if (typeof value === 'string') return value.trim() as T;
-  if (Array.isArray(value)) return value.map(trimStrings) as T;
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimStrings(v)])) as T;
-  }
+/** A shallow copy of a value, strings trimmed; containers are filled in by trimStrings. */
+function trimmedCopy(value: unknown): unknown {
+  if (typeof value === 'string') return value.trim();
+  if (Array.isArray(value)) return [...value];
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value));
   return value;
+}
+
+/**
+ * Trims surrounding white space from every string, as the seed trims names, into a copy.
+ * Walks with its own stack rather than recursing, so no nesting can exhaust the call
+ * stack (bodies are bounded at parse time too: http/body-parsers.ts).
+ */
+export function trimStrings<T>(value: T): T {
+  const root = trimmedCopy(value);
+  const pending: object[] = root && typeof root === 'object' ? [root] : [];
+  for (let container = pending.pop(); container; container = pending.pop()) {
+    for (const [key, child] of Object.entries(container)) {
+      const copy = trimmedCopy(child);
+      // defineProperty, not assignment: a `__proto__` key stays a plain data property.
+      Object.defineProperty(container, key, { value: copy, writable: true, enumerable: true, configurable: true });
+      if (copy && typeof copy === 'object') pending.push(copy);
+    }
+  }
+  return root as T;
 }

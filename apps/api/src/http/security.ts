@@ -1,11 +1,12 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
 import type { SecurityScheme } from '../auth/security-scheme.js';
 import type { SecuritySchemes } from '../auth/security-schemes.js';
-import { insufficientScope, unsupportedSecurityScheme } from '../errors.js';
+import { HttpError, insufficientScope, unsupportedSecurityScheme } from '../errors.js';
+import { NO_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import type { SecurityRequirement } from './route-definition.js';
 
-type SecurityHook = (request: FastifyRequest) => Promise<void>;
+type SecurityHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /** One entry of an operation's `security`: a single scheme and the scopes it needs. */
 interface Alternative {
@@ -40,12 +41,15 @@ function missingScope(principal: Principal, scopes: readonly string[]): string |
  * 401 answers. When none of the operation's schemes is registered, every request answers
  * 501, so an operation is never served unauthenticated by mistake. Public operations
  * (`security: []`) get no hook. Throws, when the routes are registered, for an entry this
- * service cannot honour (several schemes at once).
+ * service cannot honour (several schemes at once). Every 401 counts as a failed
+ * authentication of the client's address, and an authenticated request toward its
+ * caller's rate limit (`limits`).
  */
 export function securityHook(
   requirements: readonly SecurityRequirement[],
   schemes: SecuritySchemes,
   operationId: string,
+  limits: RateLimits = NO_RATE_LIMITS,
 ): SecurityHook | undefined {
   if (requirements.length === 0) return undefined;
   const all = alternatives(requirements, operationId);
@@ -65,16 +69,28 @@ export function securityHook(
       throw unsupportedSecurityScheme(unsupported);
     };
   }
-  return async (request) => {
+  const authenticate = async (request: FastifyRequest) => {
     for (const { scheme, scopeSets } of tried) {
       const principal = await scheme.authenticate(request);
-      if (!principal) continue;
-      if (!scopeSets.some((scopes) => missingScope(principal, scopes) === undefined)) {
-        throw insufficientScope(missingScope(principal, scopeSets[0]!)!);
-      }
-      request.principal = principal;
-      return;
+      if (principal) return { principal, scopeSets };
     }
     throw tried[0]!.scheme.missing();
+  };
+  return async (request, reply) => {
+    let found: Awaited<ReturnType<typeof authenticate>>;
+    try {
+      found = await authenticate(request);
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 401) await limits.authenticationFailed(request, reply);
+      throw error;
+    }
+    const { principal, scopeSets } = found;
+    // Counted before its scopes are checked: a caller's refused requests count toward its limit too.
+    request.principal = principal;
+    await limits.authenticated(request, reply);
+    if (!scopeSets.some((scopes) => missingScope(principal, scopes) === undefined)) {
+      request.principal = null;
+      throw insufficientScope(missingScope(principal, scopeSets[0]!)!);
+    }
   };
 }

@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { PharmacyIdentity } from '../config.js';
 import { isoDateTimeOrNull } from '../dates.js';
+import { LifecycleError } from '../errors.js';
 import { ownerColumns } from '../db/ownership.js';
 import type { UnitOfWork } from '../events/unit-of-work.js';
 import type { PatientService } from '../patients/patient-service.js';
@@ -39,6 +40,22 @@ export interface PrescriptionInput {
 
 const DEFAULTS = { quantity: 30, days_supply: 30, refills: 2, medication_sig: 'Take as directed' } as const;
 
+/**
+ * The read schemas' bounds of a prescription (`prescribed_quantity` at most 100,000,
+ * `number_of_refills_allowed` at most 99), which every source is held to, so that
+ * `quantity_remaining`, the quantity per fill times the fills allowed, stays within its own
+ * (10,000,000). The API's inputs are bounded by their schemas; staff input by this check.
+ */
+const BOUNDS = { quantity: { min: 1, max: 100_000 }, refills: { min: 0, max: 99 } } as const;
+
+function bounded(field: keyof typeof BOUNDS, value: number): number {
+  const { min, max } = BOUNDS[field];
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new LifecycleError('INVALID', `The prescription's ${field} must be a whole number from ${min} to ${max}, got ${value}.`);
+  }
+  return value;
+}
+
 /** Seven-digit prescription numbers, as the pharmacy system issues them. */
 function rxNumber(): string {
   return String(6_000_000 + Math.floor(Math.random() * 3_999_999));
@@ -47,8 +64,8 @@ function rxNumber(): string {
 /** The row of a newly received, active prescription of a patient; it expires a year after it was written. */
 function newPrescription(owner: Owner, patientToken: string, input: PrescriptionInput, origin: PrescriptionOrigin): PrescriptionRow {
   const now = nowIso();
-  const quantity = input.quantity ?? DEFAULTS.quantity;
-  const refills = input.refills ?? DEFAULTS.refills;
+  const quantity = bounded('quantity', input.quantity ?? DEFAULTS.quantity);
+  const refills = bounded('refills', input.refills ?? DEFAULTS.refills);
   const written = isoDateTimeOrNull(input.written_date) ?? now;
   const expiration = new Date(written);
   expiration.setUTCFullYear(expiration.getUTCFullYear() + 1);

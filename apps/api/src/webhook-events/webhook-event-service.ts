@@ -80,10 +80,11 @@ export class WebhookEventService {
   ): Promise<Schemas['WebhookEventList']> {
     const parsed = parseTimestampConditions(params.timestamp ?? []);
     if (!parsed) errors.push({ key: 'timestamp', message: TIMESTAMP_SYNTAX });
+    const scope = { owner, list: 'webhook_events' };
     let afterId: string | undefined;
     if (params.next !== undefined) {
       try {
-        afterId = decodeCursor(params.next).token;
+        afterId = decodeCursor(scope, params.next).token;
       } catch {
         errors.push({ key: 'next', message: BAD_PAGE_TOKEN });
       }
@@ -109,7 +110,7 @@ export class WebhookEventService {
     const last = results[results.length - 1];
     return {
       results: results.map(presentFeedEvent),
-      next_page_token: rows.length > limit && last ? encodeCursor({ after: String(last.timestamp), token: last.id }) : null,
+      next_page_token: rows.length > limit && last ? encodeCursor(scope, { after: String(last.timestamp), token: last.id }) : null,
     };
   }
 }

@@ -34,12 +34,6 @@ function openV1(secrets: SecretBox, value: string, row: Record<string, unknown>)
   throw new Error(`the webhook secret of ${String(row.customer_id)} (${String(row.environment)}) opens with no configured key`);
 }
 
-/** Whether the columns are renamed already: an embedded run that committed but was not recorded. */
-async function renamedAlready(db: Kysely<any>): Promise<boolean> {
-  const { rows } = await sql<{ name: string }>`select name from pragma_table_info('patients')`.execute(db);
-  return rows.some((r) => r.name === 'ssn_encrypted');
-}
-
 /**
  * Patients' SSN, SSN serial, MBI and ID image move to sealed columns (`*_encrypted`), each
  * value sealed with the secrets key in its context (table, column, patient token); webhook
@@ -61,11 +55,9 @@ export function encryptedPatientFields(secrets: SecretBox): Migration {
   };
   return {
     async up(db: Kysely<any>) {
-      // PostgreSQL runs every migration in a transaction of the migrator's.
-      if (db.isTransaction) return convert(db);
-      // The embedded database runs them outside one; this one must not stop half done.
-      if (await renamedAlready(db)) return;
-      await db.transaction().execute(convert);
+      // Every migration runs in a transaction (db/migrate.ts): the migrator's on PostgreSQL,
+      // the migration lock's on the embedded database; this one never stops half done.
+      await convert(db);
     },
   };
 }

@@ -1,0 +1,104 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import { parse as parseForm } from 'qs';
+import { badRequest, bodyTooDeep, bodyTooWide } from '../errors.js';
+
+/** How much structure a body may have before the schema ever sees it (BODY_MAX_DEPTH, BODY_MAX_MEMBERS). */
+export interface BodyShapeLimits {
+  bodyLimit: number;
+  maxDepth: number;
+  maxMembers: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_OBJECT = 0x7d;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+function isWhiteSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * Measures a JSON text in one pass over its characters, before it is parsed: nesting
+ * deeper than `maxDepth`, or an object or array of more than `maxMembers` members, is
+ * refused at once. Neither the parser nor the walks after it (trimming, validation) then
+ * meet a structure that could exhaust the stack or keep a core busy. The text need not be
+ * valid JSON here: `JSON.parse` judges that after.
+ */
+export function checkJsonShape(text: string, limits: Pick<BodyShapeLimits, 'maxDepth' | 'maxMembers'>): void {
+  // members[d]: members counted so far in the open container at depth d (1 once it has content).
+  const members: number[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (isWhiteSpace(c) || c === COLON) continue;
+    const depth = members.length;
+    if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      members.pop();
+      continue;
+    }
+    if (c === COMMA) {
+      if (depth > 0 && ++members[depth - 1]! > limits.maxMembers) throw bodyTooWide(limits.maxMembers);
+      continue;
+    }
+    // The start of a value or a key: the open container has content.
+    if (depth > 0 && members[depth - 1] === 0) members[depth - 1] = 1;
+    if (c === QUOTE) inString = true;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (depth >= limits.maxDepth) throw bodyTooDeep(limits.maxDepth);
+      members.push(0);
+    }
+  }
+}
+
+/** `__proto__` keys are refused, as Fastify's own JSON parser refuses them. */
+function refuseProtoKeys(key: string, value: unknown): unknown {
+  if (key === '__proto__') throw badRequest('Body is not valid JSON.');
+  return value;
+}
+
+/**
+ * The body parsers: JSON, measured before it is parsed, and form data (qs, bracket nesting
+ * `prescriber[first_name]=...` to 5 levels; at most `maxMembers` parameters, and items in an array). Nothing else
+ * is read: Fastify's default text/plain parser would let other content types through.
+ */
+export async function registerBodyParsers(app: FastifyInstance, limits: BodyShapeLimits): Promise<void> {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.bodyLimit }, (_request, body, done) => {
+    const text = body as string;
+    if (text === '') return done(badRequest('Body cannot be empty when Content-Type is application/json.'), undefined);
+    try {
+      checkJsonShape(text, limits);
+      done(null, JSON.parse(text, refuseProtoKeys));
+    } catch (error) {
+      done(error instanceof SyntaxError ? badRequest('Body is not valid JSON.') : (error as Error), undefined);
+    }
+  });
+  await app.register(formbody, {
+    bodyLimit: limits.bodyLimit,
+    parser: (body) => {
+      try {
+        return parseForm(body, {
+          depth: 5,
+          arrayLimit: limits.maxMembers,
+          parameterLimit: limits.maxMembers,
+          throwOnLimitExceeded: true,
+          allowPrototypes: false,
+        });
+      } catch (error) {
+        if (error instanceof RangeError) throw bodyTooWide(limits.maxMembers);
+        throw error;
+      }
+    },
+  });
+}
