@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 /**
  * Configuration, read from the environment once at boot and validated; a bad value stops
  * the process with a message naming the variable.
@@ -47,6 +49,8 @@ export interface WebhookConfig {
   allowPrivateUrls: boolean;
   /** Deliveries in flight at once per process (WEBHOOK_CONCURRENCY, default 16). */
   concurrency: number;
+  /** The special-purpose address ranges production endpoints may not reach (WEBHOOK_SPECIAL_RANGES_FILE). */
+  specialRangesFile: string;
   /** How often the worker looks for due deliveries when not poked (WEBHOOK_POLL_MS, default 1000). */
   pollMs: number;
 }
@@ -60,6 +64,9 @@ export interface PharmacyIdentity {
 }
 
 export class ConfigError extends Error {}
+
+/** The shipped copy of the IANA special-purpose address registries (apps/api/reference-data/). */
+const DEFAULT_SPECIAL_RANGES_FILE = fileURLToPath(new URL('../reference-data/ip-special-purpose.json', import.meta.url));
 
 /** Whether DATABASE_URL names PostgreSQL (anything else is the embedded database's file). */
 export function isPostgresUrl(url: string): boolean {
@@ -147,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '0,5s,5m,30m,2h,5h,10h,10h'),
       allowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
+      specialRangesFile: text(env, 'WEBHOOK_SPECIAL_RANGES_FILE', DEFAULT_SPECIAL_RANGES_FILE),
       pollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
     },
   };

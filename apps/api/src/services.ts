@@ -39,6 +39,7 @@ import { TransferService } from './transfers/transfer-service.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries/webhook-delivery-repository.js';
 import { WebhookDeliveryService } from './webhook-deliveries/webhook-delivery-service.js';
 import { LazySecretBox } from './webhook-endpoints/secret-box.js';
+import { AddressPolicy } from './webhook-endpoints/url-policy.js';
 import { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint-repository.js';
 import { WebhookEndpointService } from './webhook-endpoints/webhook-endpoint-service.js';
 import { WebhookEventRepository } from './webhook-events/webhook-event-repository.js';
@@ -85,7 +86,9 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const transactor = transactorFor(database);
   const jobs = new JobClaims(db, transactor, database.dialect);
 
-  const webhookEndpoints = new WebhookEndpointService(new WebhookEndpointRepository(db), transactor, new LazySecretBox(config), config.webhooks);
+  // The special-purpose address ranges are read at start: a bad file stops the process.
+  const addresses = AddressPolicy.load(config.webhooks.specialRangesFile);
+  const webhookEndpoints = new WebhookEndpointService(new WebhookEndpointRepository(db), transactor, new LazySecretBox(config), config.webhooks, addresses);
   const webhookDelivery = new WebhookDeliveryService(new WebhookDeliveryRepository(), jobs, transactor, webhookEndpoints, config.webhooks, log);
   const scheduler = new SandboxScheduler(config.sandboxStepDelayMs);
   const units = new UnitsOfWork(transactor, {

@@ -21,9 +21,14 @@ describe('configuration', () => {
       PHARMACY_LOCATION: 'Portland, OR',
       WEBHOOK_RETRY_SCHEDULE: '0, 250ms, 5s, 2m, 1h, 1d',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_SPECIAL_RANGES_FILE: '/etc/pharmacy/ip-special-purpose.json',
     });
     expect(config.pharmacy).toEqual({ name: 'Platform Pharmacy', idNumber: '0598765', pharmacist: 'Morgan Reyes', location: 'Portland, OR' });
-    expect(config.webhooks).toMatchObject({ retryScheduleMs: [0, 250, 5_000, 120_000, 3_600_000, 86_400_000], allowPrivateUrls: true });
+    expect(config.webhooks).toMatchObject({
+      retryScheduleMs: [0, 250, 5_000, 120_000, 3_600_000, 86_400_000],
+      allowPrivateUrls: true,
+      specialRangesFile: '/etc/pharmacy/ip-special-purpose.json',
+    });
   });
 
   it.each([
@@ -40,6 +45,7 @@ describe('configuration', () => {
     [{ WEBHOOK_RETRY_SCHEDULE: '0,5x' }, 'WEBHOOK_RETRY_SCHEDULE must be 1 to 8 comma-separated durations'],
     [{ WEBHOOK_RETRY_SCHEDULE: '1,2,3,4,5,6,7,8,9' }, 'WEBHOOK_RETRY_SCHEDULE must be 1 to 8 comma-separated durations'],
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false'],
+    [{ WEBHOOK_SPECIAL_RANGES_FILE: ' ' }, 'WEBHOOK_SPECIAL_RANGES_FILE must be a non-empty text'],
   ])('stops with a message naming the variable for %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -1290,9 +1290,15 @@ export interface paths {
          *     secret after `whsec_`.
          *
          *     The URL must be absolute `http` or `https`, without user or password. A production
-         *     endpoint whose host resolves to a loopback, private, link-local or unique-local
-         *     address is refused (`400` on `url`) unless the operator allows it; the host is checked
-         *     again at every delivery. Sandbox endpoints may target any address.
+         *     endpoint whose host resolves to an address that is not public is refused (`400` on
+         *     `url`) unless the operator allows it: public means outside every range of the IANA
+         *     IPv4 and IPv6 special-purpose address registries that the registry does not mark
+         *     globally reachable, and outside multicast and reserved space; an IPv6 address that
+         *     embeds an IPv4 address (IPv4-mapped `::ffff:a.b.c.d`, IPv4-compatible `::a.b.c.d`,
+         *     IPv4-translated `::ffff:0:a.b.c.d`, 6to4 `2002::/16`, Teredo `2001::/32` (its client
+         *     address) and NAT64 `64:ff9b::/96` and `64:ff9b:1::/48`) is judged by that IPv4
+         *     address. The host is checked again whenever a delivery connects (so a name cannot be
+         *     rebound to another address). Sandbox endpoints may target any address.
          */
         put: operations["setWebhookEndpoint"];
         post?: never;
@@ -5823,9 +5829,13 @@ export interface components {
          */
         WebhookEndpointSet: {
             /**
-             * @description An absolute `http` or `https` URL without credentials. Production endpoints may not
-             *     resolve to loopback, private, link-local or unique-local addresses (unless the
-             *     operator allows it); sandbox endpoints may.
+             * @description An absolute `http` or `https` URL without credentials. Production endpoints must
+             *     resolve to public addresses only (unless the operator allows others): not to a range
+             *     of the IANA special-purpose address registries that is not globally reachable
+             *     (loopback, private, link-local, unique-local, documentation, benchmarking...), nor to
+             *     multicast or reserved space; IPv6 forms that embed an IPv4 address (IPv4-mapped,
+             *     -compatible and -translated, 6to4, Teredo, NAT64) are judged by that address. Sandbox
+             *     endpoints may target any address.
              */
             url: string;
         };

@@ -6,7 +6,7 @@ import type { Transactor } from '../db/transactor.js';
 import { invalidField, notFound } from '../errors.js';
 import { nowIso, randomToken } from '../tokens.js';
 import type { LazySecretBox } from './secret-box.js';
-import { assertPublicHost, RefusedAddressError } from './url-policy.js';
+import { RefusedAddressError, type AddressPolicy } from './url-policy.js';
 import type { WebhookEndpointRepository, WebhookEndpointRow } from './webhook-endpoint-repository.js';
 import { sendWebhook, type WebhookResult } from './webhook-sender.js';
 
@@ -53,6 +53,8 @@ export class WebhookEndpointService {
     private readonly transactor: Transactor,
     private readonly secrets: LazySecretBox,
     private readonly config: WebhookConfig,
+    /** The public-address rule of production endpoints (the operator's special-purpose ranges). */
+    private readonly addresses: AddressPolicy,
   ) {}
 
   async get(owner: Owner): Promise<WebhookEndpointView> {
@@ -119,9 +121,9 @@ export class WebhookEndpointService {
     return { url: row.url, secret: this.secrets.open(row.secret_encrypted, contextOf(owner)) };
   }
 
-  /** Production refuses non-public addresses unless WEBHOOK_ALLOW_PRIVATE_URLS; the sandbox may. */
-  private publicOnly(owner: Owner): boolean {
-    return owner.environment === 'production' && !this.config.allowPrivateUrls;
+  /** Production reaches public addresses only, unless WEBHOOK_ALLOW_PRIVATE_URLS; the sandbox any. */
+  private publicOnly(owner: Owner): AddressPolicy | undefined {
+    return owner.environment === 'production' && !this.config.allowPrivateUrls ? this.addresses : undefined;
   }
 
   private async checkUrl(owner: Owner, raw: unknown): Promise<string> {
@@ -138,10 +140,11 @@ export class WebhookEndpointService {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidField('url', 'must be a valid http or https URL');
     if (url.username || url.password) throw invalidField('url', 'must not contain a user name or password');
-    if (this.publicOnly(owner)) {
+    const addresses = this.publicOnly(owner);
+    if (addresses) {
       try {
         // An IP literal is checked as it is; a name, every address it resolves to.
-        await assertPublicHost(url.hostname);
+        await addresses.assertPublicHost(url.hostname);
       } catch (error) {
         throw invalidField(
           'url',
