@@ -44,6 +44,9 @@ describe('setting the webhook endpoint', () => {
     expect(read.data).toEqual({
       url: receiver.url,
       secret_hint: created.data!.secret_hint,
+      status: 'enabled',
+      disabled_at: null,
+      disabled_reason: null,
       created_at: created.data!.created_at,
       updated_at: created.data!.updated_at,
     });

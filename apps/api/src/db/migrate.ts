@@ -8,6 +8,7 @@ import { webhookEndpoints } from './migrations/005-webhook-endpoints.js';
 import { sandboxSteps } from './migrations/006-sandbox-steps.js';
 import { eventFeed } from './migrations/007-event-feed.js';
 import { originRequestIds } from './migrations/008-origin-request-ids.js';
+import { webhookEndpointStatus } from './migrations/011-webhook-endpoint-status.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -19,6 +20,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '006-sandbox-steps': sandboxSteps,
   '007-event-feed': eventFeed,
   '008-origin-request-ids': originRequestIds,
+  '011-webhook-endpoint-status': webhookEndpointStatus,
 });
 
 /** Brings the schema up to date; safe to run from several processes at once. */

@@ -772,6 +772,60 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   },
   {
+    "operationId": "enableWebhookEndpoint",
+    "method": "POST",
+    "path": "/v1/webhook_endpoint/enable",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/WebhookEndpoint"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    }
+  },
+  {
     "operationId": "findPatient",
     "method": "GET",
     "path": "/v1/patient",
@@ -3181,6 +3235,147 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "redeliverWebhookEvent",
+    "method": "POST",
+    "path": "/v1/webhook_events/{webhook_id}/redeliver",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "webhook_id": {
+          "$ref": "contract#/components/schemas/WebhookDeliveryId"
+        }
+      },
+      "required": [
+        "webhook_id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/WebhookRedelivery"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "redeliverWebhookEvents",
+    "method": "POST",
+    "path": "/v1/webhook_events/redeliver",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/WebhookRedeliveryRequest"
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/WebhookRedelivery"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
