@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 /**
  * Configuration, read from the environment once at boot and validated; a bad value stops
  * the process with a message naming the variable.
@@ -78,7 +80,7 @@ export interface RateLimitConfig {
   authFailuresMax: number;
 }
 
-/** Webhook delivery (events/webhook-delivery.ts) and endpoint rules. */
+/** Webhook delivery (webhook-deliveries/) and endpoint rules (webhook-endpoints/). */
 export interface WebhookConfig {
   /** A `2xx` within this many ms is success (WEBHOOK_TIMEOUT_MS, default 15000). */
   timeoutMs: number;
@@ -91,6 +93,20 @@ export interface WebhookConfig {
   allowPrivateUrls: boolean;
   /** Deliveries in flight at once per process (WEBHOOK_CONCURRENCY, default 16). */
   concurrency: number;
+  /**
+   * Deliveries to one endpoint in flight at once per process (WEBHOOK_ENDPOINT_CONCURRENCY,
+   * default 4), so a slow or dead endpoint holds at most this many of the process's slots.
+   */
+  endpointConcurrency: number;
+  /**
+   * An endpoint whose delivery attempts have all failed for this long (WEBHOOK_DISABLE_AFTER,
+   * default 5 days; null: never) and at least `disableMinFailures` times in a row
+   * (WEBHOOK_DISABLE_MIN_FAILURES, default 10) is disabled.
+   */
+  disableAfterMs: number | null;
+  disableMinFailures: number;
+  /** The special-purpose address ranges production endpoints may not reach (WEBHOOK_SPECIAL_RANGES_FILE). */
+  specialRangesFile: string;
   /** How often the worker looks for due deliveries when not poked (WEBHOOK_POLL_MS, default 1000). */
   pollMs: number;
 }
@@ -104,6 +120,9 @@ export interface PharmacyIdentity {
 }
 
 export class ConfigError extends Error {}
+
+/** The shipped copy of the IANA special-purpose address registries (apps/api/reference-data/). */
+const DEFAULT_SPECIAL_RANGES_FILE = fileURLToPath(new URL('../reference-data/ip-special-purpose.json', import.meta.url));
 
 /** Whether DATABASE_URL names PostgreSQL (anything else is the embedded database's file). */
 export function isPostgresUrl(url: string): boolean {
@@ -132,18 +151,31 @@ function text(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** `5s`, `30m`, `5d`... in ms (a bare number is milliseconds); NaN when it is not a duration. */
+function parseDuration(text: string): number {
+  const match = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(text.trim());
+  return match ? Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms']! : NaN;
+}
+
 /** `0,5s,5m,30m,2h,5h,10h,10h`: 1 to 8 durations (a bare number is milliseconds). */
 function durations(env: NodeJS.ProcessEnv, name: string, fallback: string): number[] {
   const raw = env[name] || fallback;
-  const parts = raw.split(',').map((p) => p.trim());
-  const values = parts.map((part) => {
-    const match = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(part);
-    return match ? Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms']! : NaN;
-  });
+  const values = raw.split(',').map(parseDuration);
   if (values.length < 1 || values.length > 8 || values.some((v) => !Number.isFinite(v) || v > 7 * 86_400_000)) {
     throw new ConfigError(`${name} must be 1 to 8 comma-separated durations such as 0,5s,5m,2h (each at most 7d), got "${raw}"`);
   }
   return values;
+}
+
+/** One duration of at most `maxDays`, or `never` (null). */
+function durationOrNever(env: NodeJS.ProcessEnv, name: string, fallback: string, maxDays: number): number | null {
+  const raw = (env[name] || fallback).trim();
+  if (raw === 'never') return null;
+  const value = parseDuration(raw);
+  if (!Number.isFinite(value) || value > maxDays * DURATION_UNITS.d!) {
+    throw new ConfigError(`${name} must be a duration such as 5d, 12h or 30m (at most ${maxDays}d), or never, got "${raw}"`);
+  }
+  return value;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
@@ -233,6 +265,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '0,5s,5m,30m,2h,5h,10h,10h'),
       allowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
+      endpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 256),
+      disableAfterMs: durationOrNever(env, 'WEBHOOK_DISABLE_AFTER', '5d', 365),
+      disableMinFailures: integer(env, 'WEBHOOK_DISABLE_MIN_FAILURES', 10, 1, 1_000_000),
+      specialRangesFile: text(env, 'WEBHOOK_SPECIAL_RANGES_FILE', DEFAULT_SPECIAL_RANGES_FILE),
       pollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
     },
   };

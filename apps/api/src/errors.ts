@@ -102,6 +102,11 @@ export function notFound(message = 'Resource Not Found.'): HttpError {
   return withMessage(404, message);
 }
 
+/** 409 for a request the record's state does not allow now (a disabled webhook endpoint...). */
+export function conflict(message: string): HttpError {
+  return withMessage(409, message);
+}
+
 export function payloadTooLarge(): HttpError {
   return withMessage(413, 'Request body is too large.');
 }

@@ -42,8 +42,12 @@ import { SandboxSimulator } from './sandbox/sandbox-simulator.js';
 import { TransferLifecycle } from './transfers/transfer-lifecycle.js';
 import { TransferRepository } from './transfers/transfer-repository.js';
 import { TransferService } from './transfers/transfer-service.js';
+import { DeliveryOutcomes } from './webhook-deliveries/delivery-outcomes.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries/webhook-delivery-repository.js';
 import { WebhookDeliveryService } from './webhook-deliveries/webhook-delivery-service.js';
+import { WebhookRedeliveryService } from './webhook-deliveries/webhook-redelivery-service.js';
+import { WebhookEndpointHealth } from './webhook-endpoints/endpoint-health.js';
+import { AddressPolicy } from './webhook-endpoints/url-policy.js';
 import { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint-repository.js';
 import { WebhookEndpointService } from './webhook-endpoints/webhook-endpoint-service.js';
 import { webhookEndpointSealedColumns } from './webhook-endpoints/webhook-endpoint-tables.js';
@@ -79,6 +83,8 @@ export interface Services {
   webhookEndpoints: WebhookEndpointService;
   /** Delivers recorded events (run by the webhook delivery worker). */
   webhookDelivery: WebhookDeliveryService;
+  /** Delivers events again on request (`/v1/webhook_events/.../redeliver`). */
+  webhookRedelivery: WebhookRedeliveryService;
   /** The sandbox's simulated pharmacy (run by its worker). */
   sandboxSimulator: SandboxSimulator;
   /** The sandbox's simulated prescriber (`POST /v1/sandbox/electronic_prescriptions`). */
@@ -98,14 +104,19 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const secrets = SecretBox.fromConfig(config);
   const sealedTables = [patientSealedColumns, webhookEndpointSealedColumns, idempotencyKeySealedColumns];
 
+  // The special-purpose address ranges are read at start: a bad file stops the process.
+  const addresses = AddressPolicy.load(config.webhooks.specialRangesFile);
   const scheduler = new SandboxScheduler(config.sandboxStepDelayMs);
   const units = new UnitsOfWork(transactor, {
     // Sandbox records start the simulated pharmacy's schedule; committed events wake delivery at once.
     started: (uow, owner, subject, token) => scheduler.schedule(uow, owner, subject, token),
     committed: () => webhookDelivery.notify(),
   });
-  const webhookEndpoints = new WebhookEndpointService(new WebhookEndpointRepository(db), units, secrets, config.webhooks);
-  const webhookDelivery = new WebhookDeliveryService(new WebhookDeliveryRepository(), jobs, transactor, webhookEndpoints, config.webhooks, log);
+  const endpointRepository = new WebhookEndpointRepository(db);
+  const webhookEndpoints = new WebhookEndpointService(endpointRepository, units, secrets, config.webhooks, addresses);
+  const deliveryRepository = new WebhookDeliveryRepository(db);
+  const deliveryOutcomes = new DeliveryOutcomes(deliveryRepository, transactor, new WebhookEndpointHealth(endpointRepository, config.webhooks), log);
+  const webhookDelivery = new WebhookDeliveryService(jobs, deliveryOutcomes, webhookEndpoints, config.webhooks, log);
 
   const customerRepository = new CustomerRepository(db);
   const patients = new PatientService(new PatientRepository(db), transactor, secrets, new ReadCache(config.readCacheTtlMs));
@@ -145,6 +156,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     webhookEvents: new WebhookEventService(new WebhookEventRepository(db)),
     webhookEndpoints,
     webhookDelivery,
+    webhookRedelivery: new WebhookRedeliveryService(deliveryRepository, transactor, webhookEndpoints, () => webhookDelivery.notify()),
     sandboxSimulator: new SandboxSimulator(
       jobs,
       units,

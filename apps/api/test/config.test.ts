@@ -12,7 +12,16 @@ describe('configuration', () => {
       bodyLimit: 1048576,
       pharmacy: { name: 'Open Pharmacy', idNumber: '0000000', pharmacist: 'Pat Pharmacist', location: 'Austin, TX' },
       sandboxStepDelayMs: 3000,
-      webhooks: { timeoutMs: 15_000, retryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000], allowPrivateUrls: false },
+      webhooks: {
+        timeoutMs: 15_000,
+        retryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+        allowPrivateUrls: false,
+        concurrency: 16,
+        endpointConcurrency: 4,
+        disableAfterMs: 5 * 86_400_000,
+        disableMinFailures: 10,
+        specialRangesFile: expect.stringMatching(/reference-data\/ip-special-purpose\.json$/),
+      },
     });
   });
 
@@ -24,9 +33,21 @@ describe('configuration', () => {
       PHARMACY_LOCATION: 'Portland, OR',
       WEBHOOK_RETRY_SCHEDULE: '0, 250ms, 5s, 2m, 1h, 1d',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+      WEBHOOK_DISABLE_AFTER: ' 36h ',
+      WEBHOOK_DISABLE_MIN_FAILURES: '25',
+      WEBHOOK_SPECIAL_RANGES_FILE: '/etc/pharmacy/ip-special-purpose.json',
     });
     expect(config.pharmacy).toEqual({ name: 'Platform Pharmacy', idNumber: '0598765', pharmacist: 'Morgan Reyes', location: 'Portland, OR' });
-    expect(config.webhooks).toMatchObject({ retryScheduleMs: [0, 250, 5_000, 120_000, 3_600_000, 86_400_000], allowPrivateUrls: true });
+    expect(config.webhooks).toMatchObject({
+      retryScheduleMs: [0, 250, 5_000, 120_000, 3_600_000, 86_400_000],
+      allowPrivateUrls: true,
+      endpointConcurrency: 2,
+      disableAfterMs: 36 * 3_600_000,
+      disableMinFailures: 25,
+      specialRangesFile: '/etc/pharmacy/ip-special-purpose.json',
+    });
+    expect(loadConfig({ WEBHOOK_DISABLE_AFTER: 'never' }).webhooks.disableAfterMs).toBeNull();
   });
 
   it('takes the previous secrets keys of a rotation, comma-separated; none by default', () => {
@@ -87,6 +108,11 @@ describe('configuration', () => {
     [{ WEBHOOK_RETRY_SCHEDULE: '0,5x' }, 'WEBHOOK_RETRY_SCHEDULE must be 1 to 8 comma-separated durations'],
     [{ WEBHOOK_RETRY_SCHEDULE: '1,2,3,4,5,6,7,8,9' }, 'WEBHOOK_RETRY_SCHEDULE must be 1 to 8 comma-separated durations'],
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false'],
+    [{ WEBHOOK_ENDPOINT_CONCURRENCY: '0' }, 'WEBHOOK_ENDPOINT_CONCURRENCY must be an integer from 1 to 256'],
+    [{ WEBHOOK_DISABLE_AFTER: '5 days' }, 'WEBHOOK_DISABLE_AFTER must be a duration such as 5d'],
+    [{ WEBHOOK_DISABLE_AFTER: '366d' }, 'WEBHOOK_DISABLE_AFTER must be a duration such as 5d'],
+    [{ WEBHOOK_DISABLE_MIN_FAILURES: '0' }, 'WEBHOOK_DISABLE_MIN_FAILURES must be an integer'],
+    [{ WEBHOOK_SPECIAL_RANGES_FILE: ' ' }, 'WEBHOOK_SPECIAL_RANGES_FILE must be a non-empty text'],
   ])('stops with a message naming the variable for %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -77,4 +77,26 @@ describe('pnpm admin webhook commands', () => {
       stderr: expect.stringContaining('no customer cus_nope'),
     });
   });
+
+  it('enable-webhook enables an endpoint disabled because its deliveries kept failing, and says why it cannot', async () => {
+    const customer = await t.customer();
+    const owner = { customerId: customer.customer_id, environment: 'sandbox' as const };
+    await t.app.services.webhookEndpoints.set(owner, receiver.url, 'test');
+    await t.database.handle.db
+      .updateTable('webhook_endpoints')
+      .set({ status: 'disabled', disabled_at: new Date().toISOString(), disabled_reason: 'Every delivery attempt failed.', consecutive_failures: 12 })
+      .where('customer_id', '=', customer.customer_id)
+      .execute();
+    const args = ['enable-webhook', '--customer', customer.customer_id, '--environment', 'sandbox'];
+    const enabled = JSON.parse((await admin(args)).stdout);
+    expect(enabled).toMatchObject({ customer_id: customer.customer_id, environment: 'sandbox', url: receiver.url, status: 'enabled', disabled_at: null, disabled_reason: null });
+    expect((await t.client(customer.sandbox_api_key).GET('/v1/webhook_endpoint')).data).toMatchObject({ status: 'enabled' });
+
+    await expect(admin([...args.slice(0, -1), 'production'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`no production webhook endpoint for customer ${customer.customer_id}`),
+    });
+    await expect(admin([...args.slice(0, -1), 'staging'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--environment must be sandbox or production') });
+    await expect(admin(['enable-webhook', '--environment', 'sandbox'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--customer is required') });
+  });
 });

@@ -253,7 +253,8 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('two real service proce
       await database.dispose();
       await receiver.close();
     }
-  });
+    // Two service processes start (tsx compiles at start): seconds each on a loaded machine.
+  }, 60_000);
 });
 
 describe('claims', () => {

@@ -7,7 +7,7 @@ import type { NewCustomer } from '../src/customers/customer-service.js';
 import { sendWebhook } from '../src/webhook-endpoints/webhook-sender.js';
 import { Keyring, keyIdOf, loadKeyring } from '../src/crypto/keyring.js';
 import { SecretBox } from '../src/crypto/secret-box.js';
-import { isNonPublicAddress } from '../src/webhook-endpoints/url-policy.js';
+import { AddressPolicy } from '../src/webhook-endpoints/url-policy.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { expectedSignature, startReceiver, TEST_SECRETS_KEY, type Receiver } from './support/webhook-receiver.js';
 
@@ -45,6 +45,9 @@ describe('setting the webhook endpoint', () => {
     expect(read.data).toEqual({
       url: receiver.url,
       secret_hint: created.data!.secret_hint,
+      status: 'enabled',
+      disabled_at: null,
+      disabled_reason: null,
       created_at: created.data!.created_at,
       updated_at: created.data!.updated_at,
     });
@@ -105,8 +108,28 @@ describe('setting the webhook endpoint', () => {
     expect((await t.client(acme.sandbox_api_key).GET('/v1/webhook_endpoint')).response.status).toBe(404);
   });
 
-  it.each(['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://[::1]/hook', 'https://10.1.2.3/', 'http://169.254.169.254/', 'http://[fd00::1]/'])(
-    'refuses production endpoint %s on a private address; the sandbox may use it',
+  it.each([
+    'http://127.0.0.1:8080/hook',
+    'http://localhost/hook',
+    'http://[::1]/hook',
+    'https://10.1.2.3/',
+    'http://169.254.169.254/',
+    'http://[fd00::1]/',
+    // IPv6 forms that embed a private IPv4 address, and documentation ranges
+    'http://[::127.0.0.1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:0:7f00:1]/',
+    'http://[2002:7f00:1::]/',
+    'http://[2002:a9fe:a9fe::]/',
+    'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+    'http://[64:ff9b::7f00:1]/',
+    'http://[64:ff9b::a9fe:a9fe]/',
+    'http://[64:ff9b:1:7f00:0:100::]/',
+    'http://192.0.2.10/',
+    'http://[2001:db8::1]/',
+    'http://[3fff::1]/',
+  ])(
+    'refuses production endpoint %s on a non-public address; the sandbox may use it',
     async (url) => {
       const acme = await t.customer();
       const production = await put(acme.production_api_key, url);
@@ -193,6 +216,8 @@ describe('rotating the secret and testing the endpoint', () => {
 });
 
 describe('address rules', () => {
+  const addresses = AddressPolicy.load(loadConfig({}).webhooks.specialRangesFile);
+
   it.each([
     ['127.0.0.1', true],
     ['10.0.0.8', true],
@@ -211,12 +236,12 @@ describe('address rules', () => {
     ['::ffff:8.8.8.8', false],
     ['2606:4700::1111', false],
   ])('%s is non-public: %s', (address, expected) => {
-    expect(isNonPublicAddress(address)).toBe(expected);
+    expect(addresses.isNonPublic(address)).toBe(expected);
   });
 
   it('refuses a private target at delivery time too (literal address and a name that resolves to one)', async () => {
     for (const url of [receiver.url, receiver.url.replace('127.0.0.1', 'localhost')]) {
-      const result = await sendWebhook({ url, id: 'msg_x', body: '{}', secret: 'whsec_AAAA', timeoutMs: 500, publicOnly: true });
+      const result = await sendWebhook({ url, id: 'msg_x', body: '{}', secret: 'whsec_AAAA', timeoutMs: 500, publicOnly: addresses });
       expect(result).toMatchObject({ delivered: false, statusCode: null });
     }
   });

@@ -1262,6 +1262,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook_events/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver failed events since a time
+         * @description Schedules for delivery again every event of this customer, in the environment the API
+         *     key selects, that happened at or after `since` and whose delivery `failed`: every
+         *     attempt failed, no endpoint was set when it was due, or its endpoint was disabled.
+         *     Each starts a fresh delivery (`pending`, 0 attempts, the whole retry schedule, the same
+         *     `webhook-id` and body); events delivered, pending or retrying are left as they are.
+         *
+         *     At most 10,000 events are scheduled per call, oldest first; `has_more` says when more
+         *     match: call again with the same `since` for the next ones. An environment without an
+         *     endpoint answers `404`, a disabled endpoint `409` (enable it first).
+         */
+        post: operations["redeliverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_events/{webhook_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver one event
+         * @description Schedules one of this customer's events of the environment the API key selects for
+         *     delivery again, whatever became of it (delivered, failed, or still pending or
+         *     retrying): it starts a fresh delivery, `pending` with 0 attempts and the whole retry
+         *     schedule, attempted as soon as a delivery worker takes it, with the same `webhook-id`
+         *     and the same body as before (receivers that drop duplicates by `webhook-id` drop it
+         *     too). Answers `{"scheduled": 1}`.
+         *
+         *     Another customer's event, or one of the other environment, answers `404`, as does an
+         *     environment without an endpoint. A disabled endpoint answers `409` (enable it first),
+         *     as does an event whose delivery attempt is under way at that moment.
+         */
+        post: operations["redeliverWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook_endpoint": {
         parameters: {
             query?: never;
@@ -1272,9 +1329,11 @@ export interface paths {
         /**
          * Read the webhook endpoint
          * @description Answers the webhook endpoint of the environment the API key selects: its URL, when it
-         *     was set and changed, and a hint of its signing secret (never the secret). With no
-         *     endpoint set, answers `404`; events of an environment without an endpoint are not
-         *     delivered (their `delivery_data.status` is `failed` with 0 attempts) but stay listed.
+         *     was set and changed, a hint of its signing secret (never the secret), and whether it
+         *     takes deliveries (`status`; a disabled endpoint's `disabled_reason` says why and how to
+         *     enable it again). With no endpoint set, answers `404`; events of an environment without
+         *     an endpoint are not delivered (their `delivery_data.status` is `failed` with 0
+         *     attempts) but stay listed.
          */
         get: operations["getWebhookEndpoint"];
         /**
@@ -1283,6 +1342,7 @@ export interface paths {
          *     environment). The first time, a signing secret is made and answered in `secret`: keep
          *     it, it is never shown again (it is stored encrypted). Later calls change only the URL
          *     and keep the secret (answered without `secret`); use `rotate_secret` for a new one.
+         *     Setting the URL of a disabled endpoint, the same URL included, enables it again.
          *
          *     Deliveries are POSTs of the event's envelope with `content-type: application/json`,
          *     signed per Standard Webhooks: `webhook-id` (the event's id, the same on every retry),
@@ -1291,9 +1351,15 @@ export interface paths {
          *     secret after `whsec_`.
          *
          *     The URL must be absolute `http` or `https`, without user or password. A production
-         *     endpoint whose host resolves to a loopback, private, link-local or unique-local
-         *     address is refused (`400` on `url`) unless the operator allows it; the host is checked
-         *     again at every delivery. Sandbox endpoints may target any address.
+         *     endpoint whose host resolves to an address that is not public is refused (`400` on
+         *     `url`) unless the operator allows it: public means outside every range of the IANA
+         *     IPv4 and IPv6 special-purpose address registries that the registry does not mark
+         *     globally reachable, and outside multicast and reserved space; an IPv6 address that
+         *     embeds an IPv4 address (IPv4-mapped `::ffff:a.b.c.d`, IPv4-compatible `::a.b.c.d`,
+         *     IPv4-translated `::ffff:0:a.b.c.d`, 6to4 `2002::/16`, Teredo `2001::/32` (its client
+         *     address) and NAT64 `64:ff9b::/96` and `64:ff9b:1::/48`) is judged by that IPv4
+         *     address. The host is checked again whenever a delivery connects (so a name cannot be
+         *     rebound to another address). Sandbox endpoints may target any address.
          */
         put: operations["setWebhookEndpoint"];
         post?: never;
@@ -1342,6 +1408,31 @@ export interface paths {
          *     recorded, listed nor retried. With no endpoint set, answers `404`.
          */
         post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoint/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable the endpoint again
+         * @description Enables a disabled endpoint (see `WebhookEndpoint`): events that fall due from then on
+         *     are attempted again, and its count of failed attempts starts over. Events that ended
+         *     `failed` while it was disabled are not resent by themselves: redeliver them with
+         *     `POST /v1/webhook_events/redeliver` (for example `since` its `disabled_at`). Enabling
+         *     an enabled endpoint changes nothing. Setting the endpoint's URL (`PUT
+         *     /v1/webhook_endpoint`) enables it too. With no endpoint set, answers `404`.
+         */
+        post: operations["enableWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5779,14 +5870,19 @@ export interface components {
          *     environment, signed per the Standard Webhooks specification, and retried when the
          *     receiver does not answer a `2xx` within 15 seconds: attempts are made immediately, then
          *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
-         *     previous failure (8 attempts in all), always with the same `webhook-id`.
+         *     previous failure (8 attempts in all), always with the same `webhook-id`. A few requests
+         *     to one endpoint are in flight at once, so a slow receiver delays only its own events. An
+         *     endpoint whose attempts keep failing is disabled (see `WebhookEndpoint`); events can be
+         *     delivered again on request (`POST /v1/webhook_events/redeliver`, or one by id).
          */
         WebhookDeliveryData: {
             /**
-             * @description `pending`: not attempted yet. `delivered`: the receiver answered a `2xx`.
-             *     `retrying`: an attempt failed and another is scheduled (`next_attempt_at`).
-             *     `failed`: every attempt failed, or no endpoint was configured for the environment
-             *     when the event happened (then `attempts` is 0).
+             * @description `pending`: not attempted yet (also after a redelivery was requested).
+             *     `delivered`: the receiver answered a `2xx`. `retrying`: an attempt failed and
+             *     another is scheduled (`next_attempt_at`). `failed`: every attempt failed, or no
+             *     endpoint was configured for the environment when the event was due (then `attempts`
+             *     is 0), or the endpoint was disabled then (then `attempts` counts those made before).
+             *     A failed event can be redelivered.
              * @enum {string}
              */
             status: "pending" | "delivered" | "failed" | "retrying";
@@ -5801,7 +5897,7 @@ export interface components {
             webhook_id?: components["schemas"]["WebhookDeliveryId"];
             /**
              * Format: int32
-             * @description How many delivery attempts were made (0 to 8).
+             * @description How many delivery attempts were made (0 to 8); a redelivery starts again from 0.
              */
             attempts?: number;
             /** @description When the last attempt was made; `null` before the first. */
@@ -5837,11 +5933,47 @@ export interface components {
          */
         WebhookType: "notify_rx" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT";
         /**
+         * WebhookRedeliveryRequest
+         * @description Which failed events to deliver again.
+         */
+        WebhookRedeliveryRequest: {
+            /**
+             * @description Events that happened at or after this time (their envelope's `timestamp`, to the
+             *     second) and whose delivery `failed` are scheduled again.
+             */
+            since: components["schemas"]["Timestamp"];
+        };
+        /**
+         * WebhookRedelivery
+         * @description How many events were scheduled for delivery again. A scheduled event starts a fresh
+         *     delivery: `pending` with 0 attempts, then attempted as soon as a delivery worker takes it,
+         *     with the whole retry schedule, the same `webhook-id` and the same body.
+         */
+        WebhookRedelivery: {
+            /**
+             * Format: int32
+             * @description How many events were scheduled (at most 10,000 per call).
+             */
+            scheduled: number;
+            /**
+             * @description `true` when more failed events match than one call schedules: call again with the same
+             *     `since` to schedule the next ones (those scheduled are no longer `failed`).
+             */
+            has_more: boolean;
+        };
+        /**
          * WebhookEndpoint
-         * @description The webhook endpoint of the environment the API key selects: where events are POSTed
-         *     and a hint of the secret that signs them. The signing secret itself is answered only
-         *     when it is made (the endpoint is first set, or the secret is rotated); it is stored
-         *     encrypted and never shown again.
+         * @description The webhook endpoint of the environment the API key selects: where events are POSTed, a
+         *     hint of the secret that signs them, and whether it takes deliveries. The signing secret
+         *     itself is answered only when it is made (the endpoint is first set, or the secret is
+         *     rotated); it is stored encrypted and never shown again.
+         *
+         *     An endpoint whose delivery attempts have all failed for a period set by the operator (5
+         *     days unless configured otherwise, and at least 10 attempts in a row) is disabled: its
+         *     `status` turns `disabled`, `disabled_at` and `disabled_reason` say when and why, and its
+         *     events are no longer attempted (they end `failed`). Enable it again with
+         *     `POST /v1/webhook_endpoint/enable` (or by setting its URL), then redeliver what it missed
+         *     with `POST /v1/webhook_events/redeliver`.
          */
         WebhookEndpoint: {
             /**
@@ -5856,6 +5988,19 @@ export interface components {
              *     in the answer that made it; keep it to verify signatures (Standard Webhooks).
              */
             secret?: string;
+            /**
+             * @description `enabled`: events are delivered. `disabled`: every attempt failed for too long, so
+             *     events are not attempted until the endpoint is enabled again.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** @description When the endpoint was disabled; `null` while it is enabled. */
+            disabled_at: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description The notice of a disabled endpoint: since when its attempts failed, how many in a row,
+             *     and how to enable it again; `null` while it is enabled.
+             */
+            disabled_reason: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -5865,9 +6010,13 @@ export interface components {
          */
         WebhookEndpointSet: {
             /**
-             * @description An absolute `http` or `https` URL without credentials. Production endpoints may not
-             *     resolve to loopback, private, link-local or unique-local addresses (unless the
-             *     operator allows it); sandbox endpoints may.
+             * @description An absolute `http` or `https` URL without credentials. Production endpoints must
+             *     resolve to public addresses only (unless the operator allows others): not to a range
+             *     of the IANA special-purpose address registries that is not globally reachable
+             *     (loopback, private, link-local, unique-local, documentation, benchmarking...), nor to
+             *     multicast or reserved space; IPv6 forms that embed an IPv4 address (IPv4-mapped,
+             *     -compatible and -translated, 6to4, Teredo, NAT64) are judged by that address. Sandbox
+             *     endpoints may target any address.
              */
             url: string;
         };
@@ -6931,6 +7080,24 @@ export interface components {
                 "application/json": components["schemas"]["BadRequestError"];
             };
         };
+        /** @description Not Found. No such event of this customer and environment, or no webhook endpoint is set for the environment (our design). */
+        WebhookRedeliveryNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Conflict. The endpoint is disabled (enable it first), or the event is being delivered at this moment (our design). */
+        WebhookRedeliveryConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
         /** @description Not Found. No webhook endpoint is set for this environment. */
         WebhookEndpointNotFound: {
             headers: {
@@ -7447,6 +7614,11 @@ export interface components {
          * @example rq4Hn8Jk2Lm6Pq0Rs3Tu5Vw7
          */
         WebhookRequestIdFilter: components["schemas"]["Token"];
+        /**
+         * @description The event's delivery id (`delivery_data.webhook_id`, the `webhook-id` header of its deliveries).
+         * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+         */
+        WebhookIdPath: components["schemas"]["WebhookDeliveryId"];
         /**
          * @description Only consults of this program (24 hex characters).
          * @example 65f1c2a9e4b0d3f7a8c91b2e
@@ -9458,6 +9630,79 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    redeliverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRedeliveryRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["WebhookRedeliveryRequest"];
+            };
+        };
+        responses: {
+            /** @description How many failed events were scheduled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookRedeliveryNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["WebhookRedeliveryConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    redeliverWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's delivery id (`delivery_data.webhook_id`, the `webhook-id` header of its deliveries).
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                webhook_id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event was scheduled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookRedeliveryNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["WebhookRedeliveryConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -9608,6 +9853,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    enableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, enabled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             400: components["responses"]["BadRequest"];

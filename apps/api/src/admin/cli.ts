@@ -7,18 +7,20 @@
  *       prints the endpoint; its "secret" only when the endpoint is new (shown once)
  *   reencrypt [--batch-size <rows>]
  *       seals every encrypted field again under SECRETS_KEY (after a rotation); prints counts
+ *   enable-webhook --customer <id> --environment sandbox|production
+ *       enables a disabled endpoint again (enable-webhook.ts) and prints it
  *   transfer | direct-transfer | fill | prescription <action> ...   the pharmacy staff's actions
  *       (transfer-commands.ts, fill-commands.ts, prescription-commands.ts): each runs one action
  *       of an area's lifecycle and prints the records changed and the events recorded
  */
 import { parseArgs } from 'node:util';
-import { ENVIRONMENTS, type Environment } from '../auth/principal.js';
 import { loadConfig } from '../config.js';
 import { SecretBox } from '../crypto/secret-box.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createServices } from '../services.js';
-import { CliError, type Command } from './command.js';
+import { CliError, ownerOption, type Command } from './command.js';
+import { enableWebhook, ENABLE_WEBHOOK_USAGE } from './enable-webhook.js';
 import { fill, FILL_USAGE } from './fill-commands.js';
 import { prescription, PRESCRIPTION_USAGE } from './prescription-commands.js';
 import { reencrypt, REENCRYPT_USAGE } from './reencrypt-command.js';
@@ -28,6 +30,7 @@ import { setWebhook } from './webhook-commands.js';
 const USAGE = [
   'usage: pnpm admin create-customer --name <name> [--webhook-url <url>]',
   '       pnpm admin set-webhook --customer <id> --environment sandbox|production --url <url>',
+  ...ENABLE_WEBHOOK_USAGE,
   ...TRANSFER_USAGE,
   ...FILL_USAGE,
   ...PRESCRIPTION_USAGE,
@@ -62,12 +65,12 @@ const commands: Record<string, Command> = {
       options: { customer: { type: 'string' }, environment: { type: 'string' }, url: { type: 'string' } },
       strict: true,
     });
-    if (!values.customer) throw new CliError('--customer is required', 2);
-    if (!ENVIRONMENTS.includes(values.environment as Environment)) throw new CliError('--environment must be sandbox or production', 2);
+    const owner = ownerOption(values);
     if (!values.url) throw new CliError('--url is required', 2);
-    const endpoint = await setWebhook(services, values.customer, values.environment as Environment, values.url);
-    return { customer_id: values.customer, environment: values.environment, ...endpoint };
+    const endpoint = await setWebhook(services, owner.customerId, owner.environment, values.url);
+    return { customer_id: owner.customerId, environment: owner.environment, ...endpoint };
   },
+  'enable-webhook': enableWebhook,
   // The pharmacy staff's actions, one command per lifecycle.
   transfer,
   'direct-transfer': directTransfer,

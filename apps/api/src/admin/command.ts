@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ENVIRONMENTS, type Environment, type Owner } from '../auth/principal.js';
 import type { UnitOfWork } from '../events/unit-of-work.js';
 import type { Services } from '../services.js';
 import { randomToken } from '../tokens.js';
@@ -51,4 +52,11 @@ export function json<T>(text: string | undefined, name: string): T | undefined {
   } catch {
     throw new CliError(`--${name} must be valid JSON`, 2);
   }
+}
+
+/** The owner `--customer <id> --environment sandbox|production` name. */
+export function ownerOption(values: Record<string, string | undefined>): Owner {
+  const customerId = required(values, 'customer');
+  if (!ENVIRONMENTS.includes(values.environment as Environment)) throw new CliError('--environment must be sandbox or production', 2);
+  return { customerId, environment: values.environment as Environment };
 }

@@ -10,6 +10,8 @@ export class WorkerLoop {
   private current: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
+  /** Poked while a tick ran: the work it announced may have come too late for that tick. */
+  private poked = false;
 
   constructor(
     readonly name: string,
@@ -24,8 +26,12 @@ export class WorkerLoop {
     this.current = this.loop();
   }
 
-  /** Runs the next tick now instead of after the idle pause (new work was just recorded). */
+  /**
+   * Runs the next tick now instead of after the idle pause (new work was just recorded, a
+   * slot was freed). A poke during a tick is not lost: the next tick follows at once.
+   */
   poke(): void {
+    this.poked = true;
     this.wake?.();
   }
 
@@ -38,12 +44,15 @@ export class WorkerLoop {
   private async loop(): Promise<void> {
     while (this.running) {
       let handled = 0;
+      let failed = false;
+      this.poked = false;
       try {
         handled = await this.tick();
       } catch (error) {
+        failed = true;
         this.log.error({ worker: this.name, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'worker tick failed');
       }
-      if (handled > 0 || !this.running) continue;
+      if (handled > 0 || !this.running || (this.poked && !failed)) continue;
       await new Promise<void>((resume) => {
         this.wake = resume;
         this.timer = setTimeout(resume, this.idleMs);

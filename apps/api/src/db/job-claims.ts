@@ -17,6 +17,25 @@ export interface JobTable<T extends JobTableName> {
 }
 
 /**
+ * Caps how many rows of one group (rows alike in `columns`: one webhook endpoint's
+ * deliveries) a claimant holds at once, so one group cannot take every slot. The claimant
+ * says what it holds; groups at the cap are left out of the claim, and one claim takes no
+ * more of a group than the room it has left.
+ */
+export interface GroupCap<T extends JobTableName> {
+  columns: readonly (keyof Database[T] & string)[];
+  /** At most this many rows of one group at once. */
+  max: number;
+  /** How many rows of each group the claimant holds now, by `groupKey`. */
+  held: ReadonlyMap<string, number>;
+}
+
+/** The key of a row's group in `GroupCap.held`: its values of the cap's columns. */
+export function groupKey(columns: readonly string[], row: Record<string, unknown>): string {
+  return JSON.stringify(columns.map((column) => row[column]));
+}
+
+/**
  * The one way background workers take jobs (webhook deliveries, sandbox steps, scheduled
  * work): a worker claims due rows by setting `locked_until` (a lease), works on them, and
  * releases or reschedules each. A worker that stops mid-job leaves a lease that expires, so
@@ -31,13 +50,18 @@ export class JobClaims {
 
   /**
    * Claims up to `limit` due rows for `leaseMs`, earliest due first. A plain read comes
-   * first, so idle polling writes nothing. The claim itself is one UPDATE in a unit of work:
-   * on PostgreSQL its candidates are selected `FOR UPDATE SKIP LOCKED`, so processes sharing
-   * the database claim disjoint rows; the embedded database's unit of work begins IMMEDIATE
-   * (one writer), so claims never interleave. The lease is re-checked by the UPDATE itself,
-   * so a claim that won in between is not taken over.
+   * first, so idle polling writes nothing. The claim itself is a unit of work: on PostgreSQL
+   * its candidates are selected `FOR UPDATE SKIP LOCKED`, so processes sharing the database
+   * claim disjoint rows; the embedded database's unit of work begins IMMEDIATE (one writer),
+   * so claims never interleave. The lease is re-checked by the UPDATE itself, so a claim
+   * that won in between is not taken over.
+   *
+   * With a `cap`, groups at their cap are not candidates, and the candidates are trimmed to
+   * each group's room; when that left rows out, the next candidates (without the groups now
+   * full) are read in the same unit of work, so one claim fills as many rows as the groups
+   * allow. Fewer rows than `limit` then means nothing else is due outside full groups.
    */
-  async claim<T extends JobTableName>(jobs: JobTable<T>, limit: number, leaseMs: number): Promise<Selectable<Database[T]>[]> {
+  async claim<T extends JobTableName>(jobs: JobTable<T>, limit: number, leaseMs: number, cap?: GroupCap<T>): Promise<Selectable<Database[T]>[]> {
     const now = new Date();
     const nowIso = now.toISOString();
     const until = new Date(now.getTime() + leaseMs).toISOString();
@@ -45,27 +69,58 @@ export class JobClaims {
     const table: string = jobs.table;
     const dueAt: string = jobs.dueAt;
     const stateColumn: string = jobs.state.column;
-    const due = (db: Kysely<any>) =>
-      db
+    const groupColumns: readonly string[] = cap?.columns ?? [];
+    const held = new Map(cap?.held);
+    const due = (db: Kysely<any>, count: number) => {
+      let query = db
         .selectFrom(table)
-        .select('id')
+        .select(['id', ...groupColumns])
         .where(stateColumn, 'in', jobs.state.values)
         .where(dueAt, '<=', nowIso)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', nowIso)]))
-        .orderBy(dueAt)
-        .limit(limit);
-    if (!(await due(this.db as Kysely<any>).executeTakeFirst())) return [];
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', nowIso)]));
+      const full = cap ? [...held].filter(([, n]) => n >= cap.max).map(([key]) => JSON.parse(key) as unknown[]) : [];
+      if (full.length > 0) {
+        query = query.where((eb) => eb.not(eb.or(full.map((values) => eb.and(groupColumns.map((column, i) => eb(column, '=', values[i])))))));
+      }
+      query = query.orderBy(dueAt).limit(count);
+      return db === this.db || this.dialect !== 'postgres' ? query : query.forUpdate().skipLocked();
+    };
+    if (!(await due(this.db as Kysely<any>, 1).executeTakeFirst())) return [];
     const rows = await this.transactor.run(async (trx) => {
-      let candidates = due(trx as Kysely<any>);
-      if (this.dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
+      // Without a cap the candidates (ids only) stay a subquery of the UPDATE: one statement.
+      let ids: string[] | ReturnType<typeof due> = due(trx as Kysely<any>, limit);
+      if (cap) {
+        const admitted: string[] = [];
+        for (;;) {
+          const candidates = await due(trx as Kysely<any>, limit - admitted.length).execute();
+          const fit = withinCap(candidates, cap, held);
+          admitted.push(...fit);
+          if (fit.length === candidates.length || admitted.length >= limit) break;
+        }
+        if (admitted.length === 0) return [];
+        ids = admitted;
+      }
       return (trx as Kysely<any>)
         .updateTable(table)
         .set({ locked_until: until })
-        .where('id', 'in', candidates)
+        .where('id', 'in', ids)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', nowIso)]))
         .returningAll()
         .execute();
     });
     return (rows as Record<string, unknown>[]).sort((a, b) => String(a[dueAt]).localeCompare(String(b[dueAt]))) as Selectable<Database[T]>[];
   }
+}
+
+/** The ids of the candidates (earliest due first) that fit in their group's room; counts them in `held`. */
+function withinCap(candidates: Record<string, unknown>[], cap: GroupCap<any>, held: Map<string, number>): string[] {
+  const ids: string[] = [];
+  for (const row of candidates) {
+    const key = groupKey(cap.columns, row);
+    const holds = held.get(key) ?? 0;
+    if (holds >= cap.max) continue;
+    held.set(key, holds + 1);
+    ids.push(row.id as string);
+  }
+  return ids;
 }

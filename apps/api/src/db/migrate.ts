@@ -10,6 +10,7 @@ import { sandboxSteps } from './migrations/006-sandbox-steps.js';
 import { eventFeed } from './migrations/007-event-feed.js';
 import { originRequestIds } from './migrations/008-origin-request-ids.js';
 import { encryptedPatientFields } from './migrations/009-encrypted-patient-fields.js';
+import { webhookEndpointStatus } from './migrations/011-webhook-endpoint-status.js';
 import { idempotencyKeys } from './migrations/012-idempotency-keys.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
@@ -23,6 +24,7 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '007-event-feed': eventFeed,
   '008-origin-request-ids': originRequestIds,
   '009-encrypted-patient-fields': encryptedPatientFields(secrets),
+  '011-webhook-endpoint-status': webhookEndpointStatus,
   '012-idempotency-keys': idempotencyKeys,
 });
 

@@ -12,6 +12,7 @@ import { createPatient } from '../handlers/patients/createPatient.js';
 import { createSameDayDelivery } from '../handlers/same-day-delivery/createSameDayDelivery.js';
 import { createTransferRequest } from '../handlers/transfers/createTransferRequest.js';
 import { deleteAccount } from '../handlers/accounts/deleteAccount.js';
+import { enableWebhookEndpoint } from '../handlers/webhook-endpoints/enableWebhookEndpoint.js';
 import { findPatient } from '../handlers/patients/findPatient.js';
 import { getAutoRefill } from '../handlers/auto-refill/getAutoRefill.js';
 import { getAvailability } from '../handlers/lookups/getAvailability.js';
@@ -53,6 +54,8 @@ import { listWebhookEventsByType } from '../handlers/webhook-events/listWebhookE
 import { matchExternalLocation } from '../handlers/lookups/matchExternalLocation.js';
 import { matchExternalLocations } from '../handlers/lookups/matchExternalLocations.js';
 import { receiveSandboxElectronicPrescription } from '../handlers/sandbox/receiveSandboxElectronicPrescription.js';
+import { redeliverWebhookEvent } from '../handlers/webhook-deliveries/redeliverWebhookEvent.js';
+import { redeliverWebhookEvents } from '../handlers/webhook-deliveries/redeliverWebhookEvents.js';
 import { registerDiagnosticOrder } from '../handlers/diagnostics/registerDiagnosticOrder.js';
 import { registerKitSerial } from '../handlers/diagnostics/registerKitSerial.js';
 import { rescheduleFillRequest } from '../handlers/scheduled-fills/rescheduleFillRequest.js';
@@ -74,6 +77,7 @@ export const handlers: Handlers = {
   createSameDayDelivery,
   createTransferRequest,
   deleteAccount,
+  enableWebhookEndpoint,
   findPatient,
   getAutoRefill,
   getAvailability,
@@ -115,6 +119,8 @@ export const handlers: Handlers = {
   matchExternalLocation,
   matchExternalLocations,
   receiveSandboxElectronicPrescription,
+  redeliverWebhookEvent,
+  redeliverWebhookEvents,
   registerDiagnosticOrder,
   registerKitSerial,
   rescheduleFillRequest,

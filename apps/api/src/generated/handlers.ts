@@ -2,7 +2,7 @@
 import type { operations } from '@pharmacy/contract';
 import type { OperationInput, OperationOutput, RequestContext } from '../http/operation-types.js';
 
-export type OperationId = 'cancelAutoRefill' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getCopayRequest' | 'getDiagnosticOrderResults' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'receiveSandboxElectronicPrescription' | 'registerDiagnosticOrder' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'setWebhookEndpoint' | 'testWebhookEndpoint' | 'updatePatient';
+export type OperationId = 'cancelAutoRefill' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'enableWebhookEndpoint' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getCopayRequest' | 'getDiagnosticOrderResults' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'receiveSandboxElectronicPrescription' | 'redeliverWebhookEvent' | 'redeliverWebhookEvents' | 'registerDiagnosticOrder' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'setWebhookEndpoint' | 'testWebhookEndpoint' | 'updatePatient';
 
 export interface Handlers {
   /** DELETE /v1/auto-refill/{prescription_token}: Cancel an auto-refill subscription */
@@ -29,6 +29,8 @@ export interface Handlers {
   createTransferRequest(input: OperationInput<operations['createTransferRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['createTransferRequest']>>;
   /** DELETE /accounts/{accountId}: Delete an account */
   deleteAccount(input: OperationInput<operations['deleteAccount']>, ctx: RequestContext): Promise<OperationOutput<operations['deleteAccount']>>;
+  /** POST /v1/webhook_endpoint/enable: Enable the endpoint again */
+  enableWebhookEndpoint(input: OperationInput<operations['enableWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['enableWebhookEndpoint']>>;
   /** GET /v1/patient: Find a patient */
   findPatient(input: OperationInput<operations['findPatient']>, ctx: RequestContext): Promise<OperationOutput<operations['findPatient']>>;
   /** GET /v1/auto-refill/{prescription_token}: Get an auto-refill subscription */
@@ -111,6 +113,10 @@ export interface Handlers {
   matchExternalLocations(input: OperationInput<operations['matchExternalLocations']>, ctx: RequestContext): Promise<OperationOutput<operations['matchExternalLocations']>>;
   /** POST /v1/sandbox/electronic_prescriptions: Receive an electronic prescription (sandbox) */
   receiveSandboxElectronicPrescription(input: OperationInput<operations['receiveSandboxElectronicPrescription']>, ctx: RequestContext): Promise<OperationOutput<operations['receiveSandboxElectronicPrescription']>>;
+  /** POST /v1/webhook_events/{webhook_id}/redeliver: Redeliver one event */
+  redeliverWebhookEvent(input: OperationInput<operations['redeliverWebhookEvent']>, ctx: RequestContext): Promise<OperationOutput<operations['redeliverWebhookEvent']>>;
+  /** POST /v1/webhook_events/redeliver: Redeliver failed events since a time */
+  redeliverWebhookEvents(input: OperationInput<operations['redeliverWebhookEvents']>, ctx: RequestContext): Promise<OperationOutput<operations['redeliverWebhookEvents']>>;
   /** POST /v0/orders/register: Create an order for a kit already held */
   registerDiagnosticOrder(input: OperationInput<operations['registerDiagnosticOrder']>, ctx: RequestContext): Promise<OperationOutput<operations['registerDiagnosticOrder']>>;
   /** PUT /v0/orders/{order_id}/kit_serial: Register a kit for an order */

@@ -1,87 +1,130 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Selectable } from 'kysely';
 import type { WebhookConfig } from '../config.js';
-import type { JobClaims } from '../db/job-claims.js';
+import { groupKey, type JobClaims } from '../db/job-claims.js';
 import { ownerOfRow } from '../db/ownership.js';
-import type { Transactor } from '../db/transactor.js';
-import type { EventsTable } from '../events/event-tables.js';
+import type { EndpointAttempt } from '../webhook-endpoints/endpoint-health.js';
 import type { DeliveryTarget, WebhookEndpointService } from '../webhook-endpoints/webhook-endpoint-service.js';
-import { DELIVERIES, type DeliveryOutcome, type WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+import type { DeliveryOutcomes } from './delivery-outcomes.js';
+import { EndpointLanes } from './endpoint-lanes.js';
+import { DELIVERIES, ENDPOINT_COLUMNS, type ClaimedEvent, type DeliveryOutcome } from './webhook-delivery-repository.js';
 
-/** An event claimed for delivery: its row, with the claim (`locked_until`) that holds it. */
-type ClaimedEvent = Selectable<EventsTable> & { locked_until: string };
-
-/** How long past the request timeout a claim is kept before another worker may take the event again. */
+/** How long past its longest possible wait and request a claim is kept before another worker may take the event again. */
 const LOCK_MARGIN_MS = 30_000;
+
+/** What came of a claimed event: the outcome to record, and the attempt when one was made. */
+interface Attempted {
+  outcome: DeliveryOutcome;
+  attempt?: EndpointAttempt;
+}
+
+/** A claimed event with its endpoint, read once per claim (a rotation applies from the next claim on). */
+interface Claimed {
+  event: ClaimedEvent;
+  target: Promise<DeliveryTarget | undefined>;
+}
 
 /**
  * Delivers recorded events to their environment's endpoint: at least once, signed, with
  * the configured retry schedule. State lives in the events table (the outbox), so a
  * restart resumes where it stopped (claims of a stopped process expire and are taken
- * again). Up to `concurrency` deliveries run at once per process, in no particular order
+ * again). Deliveries are fair across endpoints: at most `endpointConcurrency` requests to
+ * one endpoint and `concurrency` in all run at once per process (`EndpointLanes`), so a
+ * slow or dead endpoint holds only its own share of the slots and a freed slot is refilled
+ * at once, from whichever endpoints have due events. They run in no particular order
  * across or within customers: receivers order by the envelope's `timestamp` and drop
- * duplicates by `webhook-id`.
+ * duplicates by `webhook-id`. Events of a disabled endpoint are not attempted: they end
+ * `failed`, to be redelivered.
  */
 export class WebhookDeliveryService {
+  /** Deliveries started and not finished (until their outcome is written). */
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly lanes: EndpointLanes<Claimed>;
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = Infinity;
-  /** Outcomes waiting to be written: written together, in one unit of work (one commit). */
-  private outcomes: { event: ClaimedEvent; outcome: DeliveryOutcome; done: (kept: boolean) => void; fail: (error: unknown) => void }[] = [];
-  private writing = false;
   /** Set by the worker loop: runs the next tick now. */
   onWake: () => void = () => {};
 
   constructor(
-    private readonly repository: WebhookDeliveryRepository,
     private readonly jobs: JobClaims,
-    /** Outcomes are written through it, so the embedded database commits many with one flush. */
-    private readonly transactor: Transactor,
+    /** Outcomes are written through it, many in one commit. */
+    private readonly outcomes: DeliveryOutcomes,
     private readonly endpoints: WebhookEndpointService,
     private readonly config: WebhookConfig,
     /** Set by the worker (the app's logger); logs ids, outcomes and the originating request id, never payloads. */
     private readonly log?: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.lanes = new EndpointLanes(config.endpointConcurrency, config.concurrency);
+  }
 
-  /** New events were recorded: look for them soon (after their unit of work commits). */
+  /** New events were recorded or rescheduled: look for them soon (after their unit of work commits). */
   notify(): void {
     this.wakeIn(0);
   }
 
   /**
-   * One pass of the worker: claims as many due events as there are free slots and starts
-   * delivering them; answers how many it claimed (0 lets the loop sleep). When more than
-   * half the slots are busy, waits for deliveries to finish first.
+   * One pass of the worker: claims due events into the lanes, as many as they have room for
+   * (an endpoint's lane is refilled once its waiting events have started), and starts those
+   * that have a free request slot. Answers how many it claimed when that filled the lanes
+   * (more may be due); 0 otherwise, so the loop sleeps until a request ends, an event is
+   * recorded or a retry falls due.
    */
   async tick(): Promise<number> {
-    // Refill when at least half the slots are free, so claims (one write each) come in batches.
-    while (this.inFlight.size > 0 && this.inFlight.size > this.config.concurrency / 2) await Promise.race(this.inFlight);
-    const free = this.config.concurrency - this.inFlight.size;
-    const claimed = (await this.jobs.claim(DELIVERIES, free, this.config.timeoutMs + LOCK_MARGIN_MS)) as ClaimedEvent[];
-    // One endpoint read per owner and batch (a rotation applies from the next batch on).
+    while (this.lanes.size >= this.lanes.capacity && this.inFlight.size > 0) await Promise.race(this.inFlight);
+    const room = this.lanes.capacity - this.lanes.size;
+    const cap = { columns: ENDPOINT_COLUMNS, max: this.lanes.laneCapacity, held: this.lanes.claimView() };
+    // A claimed event may wait for one request of its endpoint before its own: its claim covers both.
+    const leaseMs = 2 * this.config.timeoutMs + LOCK_MARGIN_MS;
+    const claimed = (await this.jobs.claim(DELIVERIES, room, leaseMs, cap)) as ClaimedEvent[];
     const targets = new Map<string, Promise<DeliveryTarget | undefined>>();
     for (const event of claimed) {
-      const delivery = this.deliver(event, targets)
+      const endpoint = groupKey(ENDPOINT_COLUMNS, event);
+      if (!targets.has(endpoint)) targets.set(endpoint, this.endpoints.target(ownerOfRow(event)));
+      this.lanes.add(endpoint, { event, target: targets.get(endpoint)! });
+    }
+    this.startWaiting();
+    return claimed.length > 0 && claimed.length === room ? claimed.length : 0;
+  }
+
+  /** Gives back the claims of events that have not started, then waits for the deliveries in progress (on stop). */
+  async drain(): Promise<void> {
+    clearTimeout(this.wakeTimer);
+    this.wakeAt = Infinity;
+    // Released as they were claimed, so another process (or the next start) takes them at once.
+    const released = this.lanes.takeWaiting().map(({ event }) => this.outcomes.write(event, unchanged(event)));
+    await Promise.allSettled(released);
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Starts every waiting event that has a free request slot. */
+  private startWaiting(): void {
+    for (const { endpoint, item } of this.lanes.startable()) {
+      let running = true;
+      const requestEnded = () => {
+        if (!running) return;
+        running = false;
+        this.lanes.requestEnded(endpoint);
+        this.startWaiting();
+      };
+      const delivery = this.attempt(item.event, item.target)
+        .then(({ outcome, attempt }) => {
+          // The request is over: its slot goes to the next waiting event while the outcome is written.
+          requestEnded();
+          return this.finish(item.event, outcome, attempt);
+        })
         .catch((error: unknown) =>
-          this.log?.error({ webhook_id: event.id, reqId: event.origin_request_id, err: { message: (error as Error)?.message } }, 'webhook delivery failed'),
+          this.log?.error({ webhook_id: item.event.id, reqId: item.event.origin_request_id, err: { message: (error as Error)?.message } }, 'webhook delivery failed'),
         )
         .finally(() => {
+          requestEnded();
+          this.lanes.finished(endpoint);
           this.inFlight.delete(delivery);
           this.wakeIn(0);
         });
       this.inFlight.add(delivery);
     }
-    return claimed.length;
   }
 
-  /** Waits for the deliveries in progress (on stop). */
-  async drain(): Promise<void> {
-    clearTimeout(this.wakeTimer);
-    this.wakeAt = Infinity;
-    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
-  }
-
-  private async deliver(event: ClaimedEvent, targets: Map<string, Promise<DeliveryTarget | undefined>>): Promise<void> {
+  private async attempt(event: ClaimedEvent, endpoint: Promise<DeliveryTarget | undefined>): Promise<Attempted> {
     const owner = ownerOfRow(event);
     const schedule = this.config.retryScheduleMs;
     const attempts = Number(event.delivery_attempts);
@@ -89,29 +132,32 @@ export class WebhookDeliveryService {
     if (attempts === 0 && schedule[0]! > 0) {
       const firstAt = Date.parse(event.created_at) + schedule[0]!;
       if (firstAt > Date.now()) {
-        await this.finish(event, { delivery_status: 'pending', delivery_status_code: null, delivery_attempts: 0, last_attempt_at: null, next_attempt_at: new Date(firstAt).toISOString() });
-        return;
+        return { outcome: { delivery_status: 'pending', delivery_status_code: null, delivery_attempts: 0, last_attempt_at: null, next_attempt_at: new Date(firstAt).toISOString() } };
       }
     }
-    const ownerKey = `${owner.customerId}:${owner.environment}`;
-    if (!targets.has(ownerKey)) targets.set(ownerKey, this.endpoints.target(owner));
-    const target = await targets.get(ownerKey)!;
+    const target = await endpoint;
     if (!target) {
       // No endpoint for the environment when the event is due: not delivered, 0 attempts.
-      await this.finish(event, { delivery_status: 'failed', delivery_status_code: null, delivery_attempts: 0, last_attempt_at: null, next_attempt_at: null });
-      return;
+      return { outcome: { delivery_status: 'failed', delivery_status_code: null, delivery_attempts: 0, last_attempt_at: null, next_attempt_at: null } };
+    }
+    if (target.disabled) {
+      // Not attempted: failed with the attempts made so far, until redelivered.
+      this.log?.debug({ webhook_id: event.id, reqId: event.origin_request_id }, 'webhook event not attempted: its endpoint is disabled');
+      return {
+        outcome: { delivery_status: 'failed', delivery_status_code: event.delivery_status_code, delivery_attempts: attempts, last_attempt_at: event.last_attempt_at, next_attempt_at: null },
+      };
     }
     const result = await this.endpoints.send(owner, target, event.id, event.payload);
     const done = attempts + 1;
-    const attemptedAt = new Date();
+    const attemptedAt = new Date().toISOString();
+    const attempted = { delivery_status_code: result.statusCode, delivery_attempts: done, last_attempt_at: attemptedAt };
     let outcome: DeliveryOutcome;
     if (result.delivered) {
-      outcome = { delivery_status: 'delivered', delivery_status_code: result.statusCode, delivery_attempts: done, last_attempt_at: attemptedAt.toISOString(), next_attempt_at: null };
+      outcome = { delivery_status: 'delivered', ...attempted, next_attempt_at: null };
     } else if (done < schedule.length) {
-      const next = attemptedAt.getTime() + schedule[done]!;
-      outcome = { delivery_status: 'retrying', delivery_status_code: result.statusCode, delivery_attempts: done, last_attempt_at: attemptedAt.toISOString(), next_attempt_at: new Date(next).toISOString() };
+      outcome = { delivery_status: 'retrying', ...attempted, next_attempt_at: new Date(Date.parse(attemptedAt) + schedule[done]!).toISOString() };
     } else {
-      outcome = { delivery_status: 'failed', delivery_status_code: result.statusCode, delivery_attempts: done, last_attempt_at: attemptedAt.toISOString(), next_attempt_at: null };
+      outcome = { delivery_status: 'failed', ...attempted, next_attempt_at: null };
     }
     if (!result.delivered) {
       this.log?.warn(
@@ -119,39 +165,13 @@ export class WebhookDeliveryService {
         'webhook attempt failed',
       );
     }
-    await this.finish(event, outcome);
+    return { outcome, attempt: { succeeded: result.delivered, at: attemptedAt } };
   }
 
-  private async finish(event: ClaimedEvent, outcome: DeliveryOutcome): Promise<void> {
-    const kept = await new Promise<boolean>((done, fail) => {
-      this.outcomes.push({ event, outcome, done, fail });
-      if (!this.writing) void this.writeOutcomes();
-    });
+  private async finish(event: ClaimedEvent, outcome: DeliveryOutcome, attempt?: EndpointAttempt): Promise<void> {
+    const kept = await this.outcomes.write(event, outcome, attempt);
     if (!kept) this.log?.warn({ webhook_id: event.id, reqId: event.origin_request_id }, 'webhook claim expired before the attempt was recorded');
     if (outcome.next_attempt_at) this.wakeIn(Date.parse(outcome.next_attempt_at) - Date.now());
-  }
-
-  /** Writes the waiting outcomes in one unit of work; those arriving meanwhile go in the next. */
-  private async writeOutcomes(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.outcomes.length) {
-        const batch = this.outcomes.splice(0, 256);
-        try {
-          const kept = await this.transactor.run(async (trx) => {
-            const results: boolean[] = [];
-            for (const { event, outcome } of batch) results.push(await this.repository.finish(event.id, event.locked_until, outcome, trx));
-            return results;
-          });
-          batch.forEach((item, i) => item.done(kept[i]!));
-        } catch (error) {
-          // Nothing was written: the claims expire and the events are attempted again.
-          batch.forEach((item) => item.fail(error));
-        }
-      }
-    } finally {
-      this.writing = false;
-    }
   }
 
   /** Pokes the loop after `ms` (only when sooner than the poll and any earlier wake-up). */
@@ -168,4 +188,15 @@ export class WebhookDeliveryService {
     }, delay);
     this.wakeTimer.unref();
   }
+}
+
+/** The outcome that leaves an event as it was claimed: writing it only releases the claim. */
+function unchanged(event: ClaimedEvent): DeliveryOutcome {
+  return {
+    delivery_status: event.delivery_status as DeliveryOutcome['delivery_status'],
+    delivery_status_code: event.delivery_status_code,
+    delivery_attempts: event.delivery_attempts,
+    last_attempt_at: event.last_attempt_at,
+    next_attempt_at: event.next_attempt_at,
+  };
 }

@@ -7,9 +7,9 @@ import { ownerColumns } from '../db/ownership.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import { invalidField, notFound } from '../errors.js';
 import { nowIso, randomToken } from '../tokens.js';
-import { assertPublicHost, RefusedAddressError } from './url-policy.js';
-import type { WebhookEndpointRepository, WebhookEndpointRow } from './webhook-endpoint-repository.js';
-import { webhookEndpointSealedColumns } from './webhook-endpoint-tables.js';
+import { RefusedAddressError, type AddressPolicy } from './url-policy.js';
+import { ENABLED, type WebhookEndpointRepository, type WebhookEndpointRow } from './webhook-endpoint-repository.js';
+import { webhookEndpointSealedColumns, type WebhookEndpointStatus } from './webhook-endpoint-tables.js';
 import { sendWebhook, type WebhookResult } from './webhook-sender.js';
 
 export interface WebhookEndpointView {
@@ -17,14 +17,19 @@ export interface WebhookEndpointView {
   secret_hint: string;
   /** Only in the answer that made the secret. */
   secret?: string;
+  status: WebhookEndpointStatus;
+  disabled_at: string | null;
+  /** The notice of a disabled endpoint: why, and how to enable it. */
+  disabled_reason: string | null;
   created_at: string;
   updated_at: string;
 }
 
-/** What a delivery needs: where, and the secret in clear. */
+/** What a delivery needs: where, the secret in clear, and whether the endpoint takes deliveries. */
 export interface DeliveryTarget {
   url: string;
   secret: string;
+  disabled: boolean;
 }
 
 const NOT_FOUND = 'Unable to find Webhook Endpoint.';
@@ -47,8 +52,10 @@ function contextOf(owner: Owner): string {
 /**
  * Webhook endpoints: one per customer and environment. Owns the URL rules (absolute
  * http(s), no credentials; production hosts must resolve to public addresses unless the
- * operator allows private ones) and the secret's life (made on first set, rotated on
- * request, stored sealed, answered only when made).
+ * operator allows private ones), the secret's life (made on first set, rotated on request,
+ * stored sealed, answered only when made) and whether the endpoint takes deliveries
+ * (disabled by `WebhookEndpointHealth` when its attempts keep failing; setting the URL or
+ * `enable` enables it again).
  */
 export class WebhookEndpointService {
   constructor(
@@ -56,6 +63,8 @@ export class WebhookEndpointService {
     private readonly units: UnitsOfWork,
     private readonly secrets: SecretBox,
     private readonly config: WebhookConfig,
+    /** The public-address rule of production endpoints (the operator's special-purpose ranges). */
+    private readonly addresses: AddressPolicy,
   ) {}
 
   async get(owner: Owner): Promise<WebhookEndpointView> {
@@ -64,7 +73,7 @@ export class WebhookEndpointService {
     return view(row);
   }
 
-  /** Sets the URL; answers the secret only when the endpoint is new. */
+  /** Sets the URL (and enables a disabled endpoint); answers the secret only when the endpoint is new. */
   async set(owner: Owner, rawUrl: unknown, requestId: string): Promise<WebhookEndpointView> {
     const url = await this.checkUrl(owner, rawUrl);
     const secret = newWebhookSecret();
@@ -73,8 +82,8 @@ export class WebhookEndpointService {
       const now = nowIso();
       const existing = await this.repository.find(owner, trx);
       if (existing) {
-        await this.repository.update(owner, { url, updated_at: now }, trx);
-        return view({ ...existing, url, updated_at: now });
+        await this.repository.update(owner, { url, ...ENABLED, updated_at: now }, trx);
+        return view({ ...existing, url, ...ENABLED, updated_at: now });
       }
       const row: WebhookEndpointRow = {
         ...ownerColumns(owner),
@@ -83,9 +92,22 @@ export class WebhookEndpointService {
         secret_hint: hintOf(secret),
         created_at: now,
         updated_at: now,
+        ...ENABLED,
       };
       await this.repository.insert(row, trx);
       return { ...view(row), secret };
+    });
+  }
+
+  /** Enables the endpoint again (its events are attempted from then on); enabling an enabled one changes nothing. */
+  async enable(owner: Owner, requestId: string): Promise<WebhookEndpointView> {
+    return this.units.run(requestId, async ({ trx }) => {
+      const existing = await this.repository.find(owner, trx);
+      if (!existing) throw notFound(NOT_FOUND);
+      if (existing.status === 'enabled') return view(existing);
+      const now = nowIso();
+      await this.repository.update(owner, { ...ENABLED, updated_at: now }, trx);
+      return view({ ...existing, ...ENABLED, updated_at: now });
     });
   }
 
@@ -101,7 +123,7 @@ export class WebhookEndpointService {
     });
   }
 
-  /** Sends one signed test request now (not recorded, not retried). */
+  /** Sends one signed test request now (not recorded, not retried), also to a disabled endpoint (to check it before enabling it). */
   async test(owner: Owner): Promise<WebhookResult & { webhookId: string }> {
     const target = await this.target(owner);
     if (!target) throw notFound(NOT_FOUND);
@@ -119,12 +141,12 @@ export class WebhookEndpointService {
   async target(owner: Owner): Promise<DeliveryTarget | undefined> {
     const row = await this.repository.find(owner);
     if (!row) return undefined;
-    return { url: row.url, secret: this.secrets.open(row.secret_encrypted, contextOf(owner)) };
+    return { url: row.url, secret: this.secrets.open(row.secret_encrypted, contextOf(owner)), disabled: row.status === 'disabled' };
   }
 
-  /** Production refuses non-public addresses unless WEBHOOK_ALLOW_PRIVATE_URLS; the sandbox may. */
-  private publicOnly(owner: Owner): boolean {
-    return owner.environment === 'production' && !this.config.allowPrivateUrls;
+  /** Production reaches public addresses only, unless WEBHOOK_ALLOW_PRIVATE_URLS; the sandbox any. */
+  private publicOnly(owner: Owner): AddressPolicy | undefined {
+    return owner.environment === 'production' && !this.config.allowPrivateUrls ? this.addresses : undefined;
   }
 
   private async checkUrl(owner: Owner, raw: unknown): Promise<string> {
@@ -141,10 +163,11 @@ export class WebhookEndpointService {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidField('url', 'must be a valid http or https URL');
     if (url.username || url.password) throw invalidField('url', 'must not contain a user name or password');
-    if (this.publicOnly(owner)) {
+    const addresses = this.publicOnly(owner);
+    if (addresses) {
       try {
         // An IP literal is checked as it is; a name, every address it resolves to.
-        await assertPublicHost(url.hostname);
+        await addresses.assertPublicHost(url.hostname);
       } catch (error) {
         throw invalidField(
           'url',
@@ -157,5 +180,13 @@ export class WebhookEndpointService {
 }
 
 function view(row: WebhookEndpointRow): WebhookEndpointView {
-  return { url: row.url, secret_hint: row.secret_hint, created_at: row.created_at, updated_at: row.updated_at };
+  return {
+    url: row.url,
+    secret_hint: row.secret_hint,
+    status: row.status,
+    disabled_at: row.disabled_at,
+    disabled_reason: row.disabled_reason,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }

@@ -1,6 +1,8 @@
 import type { SealedColumns } from '../crypto/sealed-columns.js';
 import type { Owned } from '../db/ownership.js';
 
+export type WebhookEndpointStatus = 'enabled' | 'disabled';
+
 /** One webhook endpoint per customer and environment. */
 export interface WebhookEndpointsTable extends Owned {
   url: string;
@@ -10,6 +12,15 @@ export interface WebhookEndpointsTable extends Owned {
   secret_hint: string;
   created_at: string;
   updated_at: string;
+  /** `disabled`: events due are not attempted (they are marked failed) until the endpoint is enabled again. */
+  status: WebhookEndpointStatus;
+  disabled_at: string | null;
+  /** The notice the endpoint's read shows: why it was disabled and how to enable it. */
+  disabled_reason: string | null;
+  /** Failed attempts since the last success. */
+  consecutive_failures: number;
+  /** The first failed attempt since the last success; null while the last attempt succeeded. */
+  failing_since: string | null;
 }
 
 /** The sealed column of `webhook_endpoints` (its record: customer and environment), for re-encryption. */

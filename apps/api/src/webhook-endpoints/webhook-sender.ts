@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isNonPublicAddress, publicOnlyLookup, RefusedAddressError } from './url-policy.js';
+import { RefusedAddressError, type AddressPolicy } from './url-policy.js';
 // The client's signer: integrators verify with the same code the service signs with.
 import { signWebhook } from '@pharmacy/client/webhooks';
 
@@ -11,8 +11,8 @@ interface WebhookRequest {
   body: string;
   secret: string;
   timeoutMs: number;
-  /** Refuse loopback/private/link-local targets (production without WEBHOOK_ALLOW_PRIVATE_URLS). */
-  publicOnly: boolean;
+  /** When set, only addresses this policy deems public are reached (production without WEBHOOK_ALLOW_PRIVATE_URLS). */
+  publicOnly?: AddressPolicy;
 }
 
 export interface WebhookResult {
@@ -26,7 +26,7 @@ export interface WebhookResult {
 /**
  * Connections are kept open between deliveries (receivers usually get many). Public-only
  * requests use agents of their own: their sockets were opened through the address check
- * (`publicOnlyLookup`), which runs on every new connection, so a socket opened without it
+ * (`AddressPolicy.lookup`), which runs on every new connection, so a socket opened without it
  * is never reused for them. Idle sockets close after 4 s, before the 5 s idle timeout
  * common to receivers (Node's default), so a delivery rarely meets a closing socket.
  */
@@ -46,7 +46,7 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookResult> {
       return done({ delivered: false, statusCode: null, error: 'invalid url' });
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (request.publicOnly && isIP(host) && isNonPublicAddress(host)) {
+    if (request.publicOnly && isIP(host) && request.publicOnly.isNonPublic(host)) {
       return done({ delivered: false, statusCode: null, error: new RefusedAddressError(host).message });
     }
     const timestamp = Math.floor(Date.now() / 1000);
@@ -70,7 +70,7 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookResult> {
     };
     const req = transport.request(
       url,
-      { method: 'POST', headers, agent, ...(request.publicOnly ? { lookup: publicOnlyLookup as never } : {}) },
+      { method: 'POST', headers, agent, ...(request.publicOnly ? { lookup: request.publicOnly.lookup as never } : {}) },
       (res) => {
         const statusCode = res.statusCode ?? null;
         // The answer's body is not needed; read it to the end so the socket closes cleanly.

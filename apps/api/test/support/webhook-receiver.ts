@@ -71,28 +71,43 @@ export function expectedSignature(secret: string, id: string, timestamp: string,
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
+/** The n-th valid NOTIFY_RX event of a test. */
+function notifyRx(n: number) {
+  return {
+    callbackType: 'NOTIFY_RX',
+    details: {
+      medication_name: `Amoxicillin ${n}`,
+      prescriber: 'Dr. Who',
+      prescription_token: `rx${n}`,
+      patient_token: 'pat1',
+      patient_token_duplicates: [],
+      merged_patients: [],
+      location: 'Austin, TX',
+      rx_link: `https://example.com/rx/${n}`,
+    },
+  };
+}
+
 /** A valid NOTIFY_RX event, recorded through the outbox in its own unit of work. */
 export async function recordEvent(db: Db, owner: Owner, n = 0, lockedUntil?: string): Promise<{ id: string; payload: string }> {
   const { id } = await db.transaction().execute(async (trx) => {
-    const recorded = await recordInOutbox(trx, owner, {
-      callbackType: 'NOTIFY_RX',
-      details: {
-        medication_name: `Amoxicillin ${n}`,
-        prescriber: 'Dr. Who',
-        prescription_token: `rx${n}`,
-        patient_token: 'pat1',
-        patient_token_duplicates: [],
-        merged_patients: [],
-        location: 'Austin, TX',
-        rx_link: `https://example.com/rx/${n}`,
-      },
-    }, 'test');
+    const recorded = await recordInOutbox(trx, owner, notifyRx(n), 'test');
     // Claimed by some worker from the start (as if by a process that stopped or is working).
     if (lockedUntil) await trx.updateTable('events').set({ locked_until: lockedUntil }).where('id', '=', recorded.id).execute();
     return recorded;
   });
   const row = await db.selectFrom('events').select('payload').where('id', '=', id).executeTakeFirstOrThrow();
   return { id, payload: row.payload };
+}
+
+/** `count` events recorded together in one unit of work (all due at once); answers their ids and when they committed. */
+export async function recordEvents(db: Db, owner: Owner, count: number): Promise<{ ids: string[]; committedAt: number }> {
+  const ids = await db.transaction().execute(async (trx) => {
+    const recorded: string[] = [];
+    for (let n = 0; n < count; n++) recorded.push((await recordInOutbox(trx, owner, notifyRx(n), 'test')).id);
+    return recorded;
+  });
+  return { ids, committedAt: Date.now() };
 }
 
 export async function deliveryOf(db: Db, id: string) {
