@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { auditOf, type AuditInfo } from './audit.js';
 import { bundlePath } from './paths.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -31,6 +32,8 @@ export interface OperationInfo {
   parameters: ParameterInfo[];
   body?: { required: boolean; contentTypes: string[]; schema: JsonSchema };
   responses: { status: string; contentType?: string; schema?: JsonSchema }[];
+  /** What the audit trail records of each call; absent when the operation touches no patient data (`x-phi: false`). */
+  audit?: AuditInfo;
 }
 
 type Doc = Record<string, any>;
@@ -169,6 +172,7 @@ export function listOperations(doc: Doc): OperationInfo[] {
         parameters: params,
         body,
         responses,
+        audit: auditOf(doc, item, method, op, where),
       });
     }
   }

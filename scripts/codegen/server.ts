@@ -55,6 +55,7 @@ function renderRoutes(ops: OperationInfo[]): string {
       responses: Object.fromEntries(
         op.responses.map((r) => [r.status, { contentType: r.contentType ?? null, schema: r.schema ?? null }]),
       ),
+      audit: op.audit,
     };
   });
   return `${GENERATED_HEADER}

@@ -90,6 +90,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -254,6 +271,15 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "response",
+          "id"
+        ]
+      ]
     }
   },
   {
@@ -354,6 +380,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "accountId"
+        ],
+        [
+          "response",
+          "id"
+        ],
+        [
+          "response",
+          "accountId"
+        ]
+      ]
     }
   },
   {
@@ -453,6 +496,29 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "prescription_token"
+        ],
+        [
+          "body",
+          "insurances",
+          "[]",
+          "insurance_token"
+        ],
+        [
+          "response",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -534,6 +600,35 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "patient_token"
+        ],
+        [
+          "body",
+          "test_id"
+        ],
+        [
+          "response",
+          "id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "test_id"
+        ],
+        [
+          "response",
+          "kit_id"
+        ]
+      ]
     }
   },
   {
@@ -646,6 +741,24 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "patient_token"
+        ],
+        [
+          "response",
+          "request_id"
+        ],
+        [
+          "response",
+          "details",
+          "direct_transfer_id"
+        ]
+      ]
     }
   },
   {
@@ -758,6 +871,35 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "patient_token"
+        ],
+        [
+          "body",
+          "insurances",
+          "[]",
+          "insurance_token"
+        ],
+        [
+          "body",
+          "medications",
+          "[]",
+          "prescription_token"
+        ],
+        [
+          "body",
+          "replacement_order"
+        ],
+        [
+          "response",
+          "request_id"
+        ]
+      ]
     }
   },
   {
@@ -840,6 +982,15 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "response",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -928,6 +1079,50 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "patient_token"
+        ],
+        [
+          "body",
+          "prescription_tokens",
+          "[]"
+        ],
+        [
+          "body",
+          "fill_request_id"
+        ],
+        [
+          "body",
+          "pickup_location_id"
+        ],
+        [
+          "response",
+          "id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "prescription_tokens",
+          "[]"
+        ],
+        [
+          "response",
+          "fill_request_id"
+        ],
+        [
+          "response",
+          "pickup_location",
+          "id"
+        ]
+      ]
     }
   },
   {
@@ -1040,6 +1235,36 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "patient_token"
+        ],
+        [
+          "response",
+          "request_id"
+        ],
+        [
+          "response",
+          "details",
+          "transfer_token"
+        ],
+        [
+          "response",
+          "details",
+          "transfer_medications",
+          "[]",
+          "transfer_medication_token"
+        ],
+        [
+          "response",
+          "details",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -1129,6 +1354,15 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "accountId"
+        ]
+      ]
     }
   },
   {
@@ -1318,6 +1552,15 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "response",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -1395,6 +1638,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -1553,6 +1813,31 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "request_id"
+        ],
+        [
+          "response",
+          "request_id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "insurance_token"
+        ]
+      ]
     }
   },
   {
@@ -1630,6 +1915,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "orderId"
+        ],
+        [
+          "response",
+          "order_id"
+        ],
+        [
+          "response",
+          "test_id"
+        ]
+      ]
     }
   },
   {
@@ -1713,6 +2015,31 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "direct_transfer_token"
+        ],
+        [
+          "response",
+          "direct_transfer_token"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "prescriber_token"
+        ],
+        [
+          "response",
+          "prescription_token"
+        ]
+      ]
     }
   },
   {
@@ -1867,6 +2194,39 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "id"
+        ],
+        [
+          "response",
+          "id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "from_location",
+          "external_location_id"
+        ],
+        [
+          "response",
+          "to_location",
+          "external_location_id"
+        ],
+        [
+          "response",
+          "medications",
+          "[]",
+          "prescription_token"
+        ]
+      ]
     }
   },
   {
@@ -1950,6 +2310,44 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "url_token"
+        ],
+        [
+          "response",
+          "request_id"
+        ],
+        [
+          "response",
+          "copay_request_ids",
+          "[]"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "insurances",
+          "[]",
+          "insurance_token"
+        ],
+        [
+          "response",
+          "medications",
+          "[]",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "replacement_order"
+        ]
+      ]
     }
   },
   {
@@ -2027,6 +2425,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "insurance_token"
+        ],
+        [
+          "response",
+          "insurance_token"
+        ],
+        [
+          "response",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -2104,6 +2519,15 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "id"
+        ]
+      ]
     }
   },
   {
@@ -2181,6 +2605,19 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "id"
+        ],
+        [
+          "response",
+          "id"
+        ]
+      ]
     }
   },
   {
@@ -2303,6 +2740,39 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "token"
+        ],
+        [
+          "response",
+          "order_token"
+        ],
+        [
+          "response",
+          "request_id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "medications",
+          "[]",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "medications",
+          "[]",
+          "medication_token"
+        ]
+      ]
     }
   },
   {
@@ -2380,6 +2850,19 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "patient_token"
+        ],
+        [
+          "response",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -2635,6 +3118,25 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "token"
+        ],
+        [
+          "response",
+          "prescription",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "prescription",
+          "prescriber_token"
+        ]
+      ]
     }
   },
   {
@@ -2712,6 +3214,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "id"
+        ],
+        [
+          "response",
+          "id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "prescription_tokens",
+          "[]"
+        ],
+        [
+          "response",
+          "fill_request_id"
+        ],
+        [
+          "response",
+          "pickup_location",
+          "id"
+        ]
+      ]
     }
   },
   {
@@ -2793,6 +3326,19 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "query",
+          "original_fill_request_token"
+        ],
+        [
+          "response",
+          "original_fill_request_token"
+        ]
+      ]
     }
   },
   {
@@ -2870,6 +3416,35 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "token"
+        ],
+        [
+          "response",
+          "[]",
+          "url_token"
+        ],
+        [
+          "response",
+          "[]",
+          "transfer_medications",
+          "[]",
+          "url_token"
+        ],
+        [
+          "response",
+          "[]",
+          "transfer_medications",
+          "[]",
+          "prescription",
+          "url_token"
+        ]
+      ]
     }
   },
   {
@@ -3014,6 +3589,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "response",
+          "results",
+          "[]",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -3152,6 +3744,37 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "query",
+          "program_id"
+        ],
+        [
+          "query",
+          "patient_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "program_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -3329,6 +3952,35 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "response",
+          "results",
+          "[]",
+          "id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "patient_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "test_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "kit_id"
+        ]
+      ]
     }
   },
   {
@@ -3563,6 +4215,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "response",
+          "results",
+          "[]",
+          "request_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -3737,6 +4406,25 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "patient_token"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "prescriptions",
+          "[]",
+          "prescription_token"
+        ]
+      ]
     }
   },
   {
@@ -3818,6 +4506,43 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "response",
+          "results",
+          "[]",
+          "id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "patient_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "prescription_tokens",
+          "[]"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "fill_request_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "pickup_location",
+          "id"
+        ]
+      ]
     }
   },
   {
@@ -3896,6 +4621,17 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "response",
+          "results",
+          "[]",
+          "resource_token"
+        ]
+      ]
     }
   },
   {
@@ -4165,6 +4901,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "response",
+          "[]",
+          "url_token"
+        ],
+        [
+          "response",
+          "[]",
+          "transfer_medications",
+          "[]",
+          "url_token"
+        ]
+      ]
     }
   },
   {
@@ -4255,6 +5008,146 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "request_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "patient_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "transfer_prescription_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "patient_token_duplicates",
+          "[]"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "merged_patients",
+          "[]"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "medications",
+          "[]",
+          "transfer_medication_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "medications",
+          "[]",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "transfer_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "direct_transfer_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "medications",
+          "[]",
+          "medication_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "order_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "order_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "consult_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "task_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "visit_id"
+        ]
+      ]
     }
   },
   {
@@ -4362,6 +5255,150 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "query",
+          "request_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "request_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "patient_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "transfer_prescription_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "patient_token_duplicates",
+          "[]"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "merged_patients",
+          "[]"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "medications",
+          "[]",
+          "transfer_medication_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "medications",
+          "[]",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "transfer_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "direct_transfer_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "medications",
+          "[]",
+          "medication_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "order_token"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "order_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "consult_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "task_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "visit_id"
+        ]
+      ]
     }
   },
   {
@@ -4650,6 +5687,28 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "patient_token"
+        ],
+        [
+          "response",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "patient_token_duplicates",
+          "[]"
+        ]
+      ]
     }
   },
   {
@@ -4745,6 +5804,10 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": []
     }
   },
   {
@@ -4839,6 +5902,10 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": []
     }
   },
   {
@@ -4926,6 +5993,35 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "patient_token"
+        ],
+        [
+          "body",
+          "test_id"
+        ],
+        [
+          "response",
+          "id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "test_id"
+        ],
+        [
+          "response",
+          "kit_id"
+        ]
+      ]
     }
   },
   {
@@ -5030,6 +6126,31 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "order_id"
+        ],
+        [
+          "response",
+          "id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "test_id"
+        ],
+        [
+          "response",
+          "kit_id"
+        ]
+      ]
     }
   },
   {
@@ -5118,6 +6239,19 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "original_fill_request_token"
+        ],
+        [
+          "response",
+          "original_fill_request_token"
+        ]
+      ]
     }
   },
   {
@@ -5503,6 +6637,19 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "patient_token"
+        ],
+        [
+          "response",
+          "patient_token"
+        ]
+      ]
     }
   }
 ];

@@ -23,4 +23,10 @@ export interface RouteDefinition<Id extends string = string> {
   headers?: JsonSchema;
   body?: { required: boolean; contentTypes: string[]; schema: JsonSchema };
   responses: Record<string, { contentType: string | null; schema: JsonSchema | null }>;
+  /**
+   * Present when the operation reads or writes patient data (`x-phi`): each call is recorded
+   * in the audit trail with the record ids found at these places (`['path', 'patient_token']`,
+   * `['response', 'results', '[]', 'request_id']`: `[]` steps into every item of an array).
+   */
+  audit?: { action: 'read' | 'write'; recordIds: string[][] };
 }
