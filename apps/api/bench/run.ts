@@ -106,6 +106,12 @@ async function main(): Promise<void> {
     started.push(
       await startProcess(tsx, [join(apiRoot, 'src', 'server.ts')], { ...env, PORT: String(uncachedPort), READ_CACHE_TTL_MS: '0' }, `${uncached}/v1/open-api/api.yml`),
     );
+    // The same service with the audit trail off, to show what recording each read costs.
+    const unauditedPort = await freePort();
+    const unaudited = `http://127.0.0.1:${unauditedPort}`;
+    started.push(
+      await startProcess(tsx, [join(apiRoot, 'src', 'server.ts')], { ...env, PORT: String(unauditedPort), AUDIT_TRAIL: 'false' }, `${unaudited}/v1/open-api/api.yml`),
+    );
     const prismPort = await freePort();
     const prism = `http://127.0.0.1:${prismPort}`;
     const bundle = join(repoRoot, 'packages', 'contract', 'openapi.yaml');
@@ -148,16 +154,31 @@ async function main(): Promise<void> {
     rows.push(await measure('service', 'GET /v1/patient/{token}', { url: `${api}/v1/patient/${patient_token}`, headers: auth }));
     rows.push(await measure('service, no read cache', 'GET /v1/patient/{token}', { url: `${uncached}/v1/patient/${patient_token}`, headers: auth }));
     rows.push(await measure('prism', 'GET /v1/patient/{token}', { url: `${prism}/v1/patient/${patient_token}`, headers: auth }));
+    // Audited and unaudited reads, alternated so drift of the machine falls on both.
+    const audited: Row[] = [];
+    const unaudit: Row[] = [];
+    for (let round = 0; round < 2; round++) {
+      audited.push(await measure('service (audited)', 'GET /v1/patient/{token}', { url: `${api}/v1/patient/${patient_token}`, headers: auth }));
+      unaudit.push(await measure('service, audit trail off', 'GET /v1/patient/{token}', { url: `${unaudited}/v1/patient/${patient_token}`, headers: auth }));
+    }
     rows.push(await measure('service', 'PUT /v1/patient (new)', createPatients(api)));
     rows.push(await measure('prism', 'PUT /v1/patient (new)', createPatients(prism)));
     rows.push(await measure('service', 'POST /v1/fill_request', createFills(api)));
     rows.push(await measure('prism', 'POST /v1/fill_request', createFills(prism)));
+    rows.push(...audited, ...unaudit);
 
     console.log(`\n${duration}s per run, ${connections} connections, database ${databaseUrl.startsWith('postgres') ? 'postgres' : 'embedded (libsql, WAL, synchronous=FULL)'}\n`);
     console.table(rows.map((r) => ({ ...r, p50: `${r.p50} ms`, p99: `${r.p99} ms` })));
     const bareGet = rows[0]!.requestsPerSecond;
     const serviceGet = rows[1]!.requestsPerSecond;
     console.log(`authenticated GET at ${((serviceGet / bareGet) * 100).toFixed(0)}% of the bare route (${((rows[2]!.requestsPerSecond / bareGet) * 100).toFixed(0)}% without the read cache)`);
+    const mean = (list: Row[]) => list.reduce((sum, r) => sum + r.requestsPerSecond, 0) / list.length;
+    const auditedGet = mean(audited);
+    const unauditedGet = mean(unaudit);
+    console.log(
+      `audit trail on the authenticated GET: ${Math.round(auditedGet)} req/s recorded vs ${Math.round(unauditedGet)} req/s with AUDIT_TRAIL=false ` +
+        `(${(((unauditedGet - auditedGet) / unauditedGet) * 100).toFixed(1)}% cost, mean of ${audited.length} alternated runs each)`,
+    );
     console.log(`durable patient creates: ${rows[4]!.requestsPerSecond}/s`);
     console.log(`durable fill requests: ${rows[6]!.requestsPerSecond}/s`);
   } finally {

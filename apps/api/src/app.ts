@@ -82,6 +82,8 @@ export async function buildApp({ config, database, logger, workers: runWorkers =
   fastify.addHook('onReady', async () => workers.forEach((w) => w.start()));
   fastify.addHook('onClose', async () => {
     await Promise.all(workers.map((w) => w.stop()));
+    // What the audit trail still holds is written before the database closes.
+    await services.audit.flush();
   });
   return { fastify, services, workers };
 }

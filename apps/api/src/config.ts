@@ -42,8 +42,25 @@ export interface Config {
    */
   previousSecretsKeys: Buffer[];
   webhooks: WebhookConfig;
+  audit: AuditConfig;
   /** Pause between two steps of the sandbox's simulated pharmacy (SANDBOX_STEP_DELAY_MS). */
   sandboxStepDelayMs: number;
+}
+
+/** The audit trail of patient data access (audit/audit-trail.ts). */
+export interface AuditConfig {
+  /** AUDIT_TRAIL (default true): record every read and write of patient data. */
+  enabled: boolean;
+  /**
+   * AUDIT_FLUSH_MS (default 250): entries are buffered in the process and written in one
+   * transaction this often (and at once when 500 are waiting, and on shutdown). A process
+   * killed outright loses the entries of its last interval.
+   */
+  flushMs: number;
+  /** AUDIT_RETENTION (default 2190d, six years as HIPAA keeps its documentation; `never` keeps every entry). */
+  retentionMs: number | null;
+  /** AUDIT_BUFFER_MAX (default 100000): entries held while the database cannot take them; beyond, the oldest are dropped and counted in the log. */
+  bufferMax: number;
 }
 
 /** Bounds on one request and its connection. */
@@ -270,6 +287,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableMinFailures: integer(env, 'WEBHOOK_DISABLE_MIN_FAILURES', 10, 1, 1_000_000),
       specialRangesFile: text(env, 'WEBHOOK_SPECIAL_RANGES_FILE', DEFAULT_SPECIAL_RANGES_FILE),
       pollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
+    },
+    audit: {
+      enabled: flag(env, 'AUDIT_TRAIL', true),
+      flushMs: integer(env, 'AUDIT_FLUSH_MS', 250, 10, 60_000),
+      retentionMs: durationOrNever(env, 'AUDIT_RETENTION', '2190d', 36_500),
+      bufferMax: integer(env, 'AUDIT_BUFFER_MAX', 100_000, 1000, 10_000_000),
     },
   };
 }

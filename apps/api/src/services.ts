@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { openApiDocumentPath } from '@pharmacy/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import { AuditRepository } from './audit/audit-repository.js';
+import { AuditTrail } from './audit/audit-trail.js';
 import type { Config } from './config.js';
 import { CopayRequestRepository } from './copay-requests/copay-request-repository.js';
 import { CopayRequestService } from './copay-requests/copay-request-service.js';
@@ -58,6 +60,8 @@ import { WebhookEventService } from './webhook-events/webhook-event-service.js';
 export interface Services {
   /** Opens units of work: a state change and its events commit together (admin commands run staff actions in them). */
   units: UnitsOfWork;
+  /** Who read or wrote which patient records, when (the API's `x-phi` operations and staff actions). */
+  audit: AuditTrail;
   /** `Idempotency-Key`s: reserved, answered once, replayed for 24 hours. */
   idempotency: IdempotencyService;
   apiKeys: ApiKeyAuthenticator;
@@ -137,6 +141,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
 
   return {
     units,
+    audit: new AuditTrail(new AuditRepository(db), transactor, config.audit, log),
     idempotency: new IdempotencyService(new IdempotencyRepository(db), transactor, secrets),
     apiKeys: new ApiKeyAuthenticator(customerRepository),
     customers: new CustomerService(customerRepository),

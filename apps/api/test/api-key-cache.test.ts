@@ -19,7 +19,7 @@ describe('the API-key cache', () => {
     const active = new Set([hashApiKey('sk_sandbox_a')]);
     const { customers, calls } = repository(active);
     const auth = new ApiKeyAuthenticator(customers, 30);
-    const caller = { kind: 'api-key', customerId: 'cus_1', environment: 'sandbox' };
+    const caller = { kind: 'api-key', customerId: 'cus_1', environment: 'sandbox', keyId: hashApiKey('sk_sandbox_a').slice(0, 16) };
     expect(await auth.authenticate('sk_sandbox_a')).toEqual(caller);
     expect(await auth.authenticate('sk_sandbox_a')).toEqual(caller);
     expect(calls.count).toBe(1);

@@ -77,6 +77,26 @@ describe('configuration', () => {
     expect(config.rateLimit).toEqual({ enabled: false, windowMs: 1000, max: 50, anonymousMax: 10, authFailuresMax: 3 });
   });
 
+  it('keeps the audit trail on, flushed every 250 ms and kept six years, by default; takes other settings', () => {
+    expect(loadConfig({}).audit).toEqual({ enabled: true, flushMs: 250, retentionMs: 2190 * 86_400_000, bufferMax: 100_000 });
+    expect(loadConfig({ AUDIT_TRAIL: 'false', AUDIT_FLUSH_MS: '1000', AUDIT_RETENTION: 'never', AUDIT_BUFFER_MAX: '5000' }).audit).toEqual({
+      enabled: false,
+      flushMs: 1000,
+      retentionMs: null,
+      bufferMax: 5000,
+    });
+    expect(loadConfig({ AUDIT_RETENTION: '30d' }).audit.retentionMs).toBe(30 * 86_400_000);
+  });
+
+  it.each([
+    [{ AUDIT_TRAIL: 'sometimes' }, 'AUDIT_TRAIL must be true or false'],
+    [{ AUDIT_FLUSH_MS: '0' }, 'AUDIT_FLUSH_MS must be an integer from 10'],
+    [{ AUDIT_RETENTION: 'forever' }, 'AUDIT_RETENTION must be a duration'],
+    [{ AUDIT_BUFFER_MAX: '10' }, 'AUDIT_BUFFER_MAX must be an integer from 1000'],
+  ])('stops on a bad audit trail setting: %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
   it.each([
     [{ BODY_MAX_DEPTH: '1' }, 'BODY_MAX_DEPTH must be an integer from 2 to 1000'],
     [{ BODY_MAX_MEMBERS: 'many' }, 'BODY_MAX_MEMBERS must be an integer'],

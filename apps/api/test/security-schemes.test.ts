@@ -35,7 +35,7 @@ function headerScheme(header: string, principal: Principal): SecurityScheme {
   };
 }
 
-const badgeHolder: Principal = { kind: 'api-key', customerId: 'cus_badge', environment: 'sandbox' };
+const badgeHolder: Principal = { kind: 'api-key', customerId: 'cus_badge', environment: 'sandbox', keyId: 'k1' };
 const passHolder: Principal = { kind: 'tenant', customerId: 'cus_pass' };
 
 /** A bearer scheme whose token is the comma-separated list of the scopes it grants. */
@@ -161,7 +161,7 @@ describe('a security entry naming several schemes at once (AND)', () => {
 });
 
 describe('the ApiKey scheme', () => {
-  const caller: ApiKeyCaller = { kind: 'api-key', customerId: 'cus_1', environment: 'production' };
+  const caller: ApiKeyCaller = { kind: 'api-key', customerId: 'cus_1', environment: 'production', keyId: 'k1' };
   const scheme = new ApiKeyScheme({ authenticate: async (key) => (key === 'sk_live_good' ? caller : null) });
   const withAuthorization = (authorization?: string) => ({ headers: authorization === undefined ? {} : { authorization } }) as FastifyRequest;
   const invalidKey = { statusCode: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Please Send a Valid Api-Key' } };

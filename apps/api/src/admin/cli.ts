@@ -5,6 +5,8 @@
  *       --webhook-url, "sandbox_webhook_secret": the sandbox endpoint's signing secret)
  *   set-webhook --customer <id> --environment sandbox|production --url <url>
  *       prints the endpoint; its "secret" only when the endpoint is new (shown once)
+ *   audit [--customer <id>] [--record <id>] [--operation <id>] [--since <date-time>] ... (audit-command.ts)
+ *       prints {"events": [...]}: who read or wrote which patient records, when, newest first
  *   reencrypt [--batch-size <rows>]
  *       seals every encrypted field again under SECRETS_KEY (after a rotation); prints counts
  *   enable-webhook --customer <id> --environment sandbox|production
@@ -18,7 +20,8 @@ import { loadConfig } from '../config.js';
 import { SecretBox } from '../crypto/secret-box.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createServices } from '../services.js';
+import { createServices, type Services } from '../services.js';
+import { audit, AUDIT_USAGE } from './audit-command.js';
 import { CliError, ownerOption, type Command } from './command.js';
 import { enableWebhook, ENABLE_WEBHOOK_USAGE } from './enable-webhook.js';
 import { fill, FILL_USAGE } from './fill-commands.js';
@@ -35,6 +38,7 @@ const USAGE = [
   ...FILL_USAGE,
   ...PRESCRIPTION_USAGE,
   ...REENCRYPT_USAGE,
+  ...AUDIT_USAGE,
 ].join('\n');
 
 function protocolOf(url: string): string {
@@ -78,6 +82,8 @@ const commands: Record<string, Command> = {
   prescription,
   // Key rotation: every sealed value under the current key.
   reencrypt,
+  // Who read or wrote which patient records, when.
+  audit,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -89,9 +95,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const database = openDatabase(config.databaseUrl);
+  let services: Services | undefined;
   try {
     await migrateToLatest(database, SecretBox.fromConfig(config));
-    const output = await command(createServices(database, config), rest);
+    services = createServices(database, config);
+    const output = await command(services, rest);
     process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;
   } catch (error) {
@@ -105,6 +113,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   } finally {
+    // The staff actions' audit entries are written before the database closes.
+    await services?.audit.flush();
     await database.close();
   }
 }

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ENVIRONMENTS, type Environment, type Owner } from '../auth/principal.js';
+import type { RecordedEvent } from '../events/event-outbox.js';
 import type { UnitOfWork } from '../events/unit-of-work.js';
+import { auditStaffAction } from './staff-audit.js';
 import type { Services } from '../services.js';
 import { randomToken } from '../tokens.js';
 
@@ -17,12 +19,31 @@ export class CliError extends Error {
   }
 }
 
+/** What a staff action is, for the audit trail: `fill dispense`, and the record ids it was given. */
+export interface StaffActionName {
+  operation: string;
+  recordIds: string[];
+}
+
 /**
  * Runs one staff action in its own unit of work, under a request id of its own (the events
- * it records carry it); answers what the action answered and the events it recorded.
+ * it records carry it); answers what the action answered and the events it recorded. The
+ * action is recorded in the audit trail (staff-audit.ts), failed or not.
  */
-export function staffAction<T extends object>(services: Services, action: (uow: UnitOfWork) => Promise<T>) {
-  return services.units.run(`admin_${randomToken(12)}`, async (uow) => ({ ...(await action(uow)), events: uow.events }));
+export async function staffAction<T extends object>(services: Services, name: StaffActionName, action: (uow: UnitOfWork) => Promise<T>) {
+  const requestId = `admin_${randomToken(12)}`;
+  let touched: { events: readonly RecordedEvent[]; owners: readonly Owner[] } = { events: [], owners: [] };
+  try {
+    const result = await services.units.run(requestId, async (uow) => {
+      touched = uow;
+      return { ...(await action(uow)), events: uow.events };
+    });
+    auditStaffAction(services.audit, { ...name, requestId, status: 200, ...touched });
+    return result;
+  } catch (error) {
+    auditStaffAction(services.audit, { ...name, requestId, status: (error as { statusCode?: number }).statusCode ?? 500, events: [], owners: [] });
+    throw error;
+  }
 }
 
 /** `<command> <action> --option value...`: the action and the parsed options. */

@@ -17,15 +17,15 @@ export const fill: Command = async (services, rest) => {
   const fills = services.fillLifecycle;
   if (action === 'dispense') {
     const token = required(values, 'token');
-    return staffAction(services, (uow) => fills.dispense(uow, token));
+    return staffAction(services, { operation: 'fill dispense', recordIds: [token] }, (uow) => fills.dispense(uow, token));
   }
   if (action === 'triage') {
     const token = required(values, 'token');
-    return staffAction(services, (uow) => fills.triage(uow, token, values.message));
+    return staffAction(services, { operation: 'fill triage', recordIds: [token] }, (uow) => fills.triage(uow, token, values.message));
   }
   if (action === 'error') {
     const token = required(values, 'token');
-    return staffAction(services, (uow) => fills.refuse(uow, token, values.message ?? 'The order could not be filled.'));
+    return staffAction(services, { operation: 'fill error', recordIds: [token] }, (uow) => fills.refuse(uow, token, values.message ?? 'The order could not be filled.'));
   }
   const status = required(values, 'status') as ShipmentStatus;
   if (!SHIPMENT_STATUSES.includes(status)) throw new CliError(`--status must be one of ${SHIPMENT_STATUSES.join(', ')}`, 2);
@@ -35,5 +35,5 @@ export const fill: Command = async (services, rest) => {
     ...(values['tracking-number'] !== undefined ? { tracking_number: values['tracking-number'] } : {}),
     ...(values.eta !== undefined ? { eta: values.eta } : {}),
   };
-  return staffAction(services, (uow) => fills.ship(uow, order, status, shipment));
+  return staffAction(services, { operation: 'fill ship', recordIds: [order] }, (uow) => fills.ship(uow, order, status, shipment));
 };

@@ -15,5 +15,5 @@ export const prescription: Command = async (services, rest) => {
   if (!fields.medication_name) throw new CliError('--json must give at least {"medication_name": ...}', 2);
   const owner = { customerId: required(values, 'customer'), environment };
   const patient = required(values, 'patient');
-  return staffAction(services, (uow) => services.prescriptionIntake.receiveElectronic(uow, owner, patient, fields as PrescriptionInput));
+  return staffAction(services, { operation: 'prescription receive', recordIds: [patient] }, (uow) => services.prescriptionIntake.receiveElectronic(uow, owner, patient, fields as PrescriptionInput));
 };

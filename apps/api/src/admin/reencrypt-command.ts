@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { randomToken } from '../tokens.js';
 import { CliError, type Command } from './command.js';
+import { auditStaffAction } from './staff-audit.js';
 
 export const REENCRYPT_USAGE = ['       pnpm admin reencrypt [--batch-size <rows>]'];
 
@@ -14,5 +16,9 @@ export const reencrypt: Command = async (services, rest) => {
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
     throw new CliError('--batch-size must be an integer from 1 to 10000', 2);
   }
-  return services.reencryption.run(batchSize);
+  const requestId = `admin_${randomToken(12)}`;
+  const report = await services.reencryption.run(batchSize);
+  // Every patient's sealed identifiers were opened and sealed again: staff wrote patient data.
+  auditStaffAction(services.audit, { operation: 'reencrypt', recordIds: [], requestId, status: 200, events: [], owners: [] });
+  return report;
 };

@@ -20,16 +20,16 @@ export const transfer: Command = async (services, rest) => {
       ...(values.name !== undefined ? { contact_name: values.name } : {}),
       ...(values.number !== undefined ? { contact_number: values.number } : {}),
     };
-    return staffAction(services, (uow) => transfers.contact(uow, token, contact));
+    return staffAction(services, { operation: 'transfer contact', recordIds: [token] }, (uow) => transfers.contact(uow, token, contact));
   }
   if (action === 'complete') {
     const outcomes = json<TransferOutcome[]>(required(values, 'outcomes'), 'outcomes');
     if (!Array.isArray(outcomes)) throw new CliError('--outcomes must be a JSON array', 2);
-    return staffAction(services, (uow) => transfers.complete(uow, token, outcomes));
+    return staffAction(services, { operation: 'transfer complete', recordIds: [token] }, (uow) => transfers.complete(uow, token, outcomes));
   }
   const code = required(values, 'code');
   if (!isRejectionCode(code)) throw new CliError(`--code ${code} is not a transfer rejection code`, 2);
-  return staffAction(services, (uow) => transfers.reject(uow, token, code, values.message));
+  return staffAction(services, { operation: 'transfer reject', recordIds: [token] }, (uow) => transfers.reject(uow, token, code, values.message));
 };
 
 /** `direct-transfer accept|reject`: the staff actions of a direct transfer (direct-transfers/direct-transfer-lifecycle.ts). */
@@ -37,7 +37,7 @@ export const directTransfer: Command = async (services, rest) => {
   const { action, values } = parseAction(rest, ['accept', 'reject'], ['token', 'reason']);
   const token = required(values, 'token');
   const directTransfers = services.directTransferLifecycle;
-  if (action === 'accept') return staffAction(services, (uow) => directTransfers.accept(uow, token));
+  if (action === 'accept') return staffAction(services, { operation: 'direct-transfer accept', recordIds: [token] }, (uow) => directTransfers.accept(uow, token));
   const reason = required(values, 'reason');
-  return staffAction(services, (uow) => directTransfers.reject(uow, token, reason));
+  return staffAction(services, { operation: 'direct-transfer reject', recordIds: [token] }, (uow) => directTransfers.reject(uow, token, reason));
 };

@@ -13,6 +13,8 @@ export interface Owner {
 /** A caller authenticated by an API key (scheme `ApiKey`): the key selects the customer and the environment. */
 export interface ApiKeyCaller extends Owner {
   kind: 'api-key';
+  /** The key's id in the audit trail: the first 16 hex digits of its SHA-256 (never the key). */
+  keyId: string;
 }
 
 /** A machine client with a bearer token (schemes `BearerJwt`, `OAuth2ClientCredentials`): its tenant's records in one environment, and the scopes it was granted. */

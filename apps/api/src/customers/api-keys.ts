@@ -16,6 +16,11 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** How the audit trail names a key: the first 16 hex digits of its hash (`printf %s "$KEY" | sha256sum | cut -c1-16`). */
+export function apiKeyId(keyHash: string): string {
+  return keyHash.slice(0, 16);
+}
+
 /** Resolves API keys to their callers, caching hits briefly so reads do not hit the database. */
 export class ApiKeyAuthenticator {
   private readonly cache: LRUCache<string, ApiKeyCaller>;
@@ -34,7 +39,7 @@ export class ApiKeyAuthenticator {
     if (hit) return hit;
     const row = await this.customers.findActiveKey(hash);
     if (!row) return null;
-    const principal: ApiKeyCaller = { kind: 'api-key', customerId: row.customer_id, environment: row.environment };
+    const principal: ApiKeyCaller = { kind: 'api-key', customerId: row.customer_id, environment: row.environment, keyId: apiKeyId(hash) };
     this.cache.set(hash, principal);
     return principal;
   }

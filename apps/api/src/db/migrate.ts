@@ -12,6 +12,7 @@ import { originRequestIds } from './migrations/008-origin-request-ids.js';
 import { encryptedPatientFields } from './migrations/009-encrypted-patient-fields.js';
 import { webhookEndpointStatus } from './migrations/011-webhook-endpoint-status.js';
 import { idempotencyKeys } from './migrations/012-idempotency-keys.js';
+import { auditTrail } from './migrations/013-audit-trail.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -26,6 +27,7 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '009-encrypted-patient-fields': encryptedPatientFields(secrets),
   '011-webhook-endpoint-status': webhookEndpointStatus,
   '012-idempotency-keys': idempotencyKeys,
+  '013-audit-trail': auditTrail(dialect),
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */

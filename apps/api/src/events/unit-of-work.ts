@@ -19,6 +19,8 @@ export interface UnitOfWork {
   readonly requestId: string;
   /** The events recorded so far, in order. */
   readonly events: readonly RecordedEvent[];
+  /** The owners whose events it recorded, each once (whose records the work touched). */
+  readonly owners: readonly Owner[];
   /** Records an event of the owner in this unit of work. */
   emit(owner: Owner, event: NewEvent): Promise<void>;
   /** A new record whose lifecycle goes on later (the sandbox's simulated pharmacy takes up sandbox records). */
@@ -129,13 +131,16 @@ export class UnitsOfWork {
 
   private open(trx: Db, requestId: string): UnitOfWork {
     const events: RecordedEvent[] = [];
+    const owners: Owner[] = [];
     const hooks = this.hooks;
     const uow: UnitOfWork = {
       trx,
       requestId,
       events,
+      owners,
       async emit(owner, event) {
         events.push(await recordEvent(trx, owner, event, requestId));
+        if (!owners.some((o) => o.customerId === owner.customerId && o.environment === owner.environment)) owners.push(owner);
       },
       async started(owner, subject, token) {
         await hooks.started?.(uow, owner, subject, token);

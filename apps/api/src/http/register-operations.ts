@@ -11,6 +11,7 @@ import { NO_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { createValidatorCompiler, trimStrings, type Validator, type ValidatorCompiler } from './request-validation.js';
 import { answerOnce, fingerprintOf, IDEMPOTENCY_KEY } from './idempotency.js';
 import { securityHook } from './security.js';
+import { auditCalls, type AuditedCall } from './audited.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -109,15 +110,21 @@ export function registerOperations(
       throw new Error(`Operation ${route.operationId}: ${IDEMPOTENCY_KEY} needs a caller to scope the keys; declare it on secured operations only`);
     }
 
-    const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+    const audit = auditCalls(route, services.audit);
+
+    /** Validates, runs the handler (once per Idempotency-Key), answers; `call` keeps what it was given. */
+    const answer = async (request: FastifyRequest, reply: FastifyReply, call: AuditedCall) => {
       const path = { ...(request.params as object) };
+      call.path = path;
       compiled.params?.(path);
       const query = trimStrings({ ...(request.query as object) });
+      call.query = query;
       compiled.query?.(query);
       let body: unknown;
       if (route.body) {
         const args = bodyArguments(request, compiled.declaredQuery);
         body = trimStrings(args.data);
+        call.body = body;
         (args.typed ? compiled.jsonBody : compiled.textBody)!(body);
       }
       const headers = Object.fromEntries(
@@ -137,8 +144,23 @@ export function registerOperations(
         : await handler(input, ctx);
       reply.code(out.status);
       if (out.contentType) reply.type(out.contentType);
+      if (out.status < 300) call.response = out.body;
       return out.body;
     };
+
+    const serve = audit
+      ? async (request: FastifyRequest, reply: FastifyReply) => {
+          const call: AuditedCall = { path: undefined, query: undefined, body: undefined };
+          try {
+            const body = await answer(request, reply, call);
+            audit(request, call, reply.statusCode);
+            return body;
+          } catch (error) {
+            audit(request, call, (error as { statusCode?: number }).statusCode ?? 500);
+            throw error;
+          }
+        }
+      : (request: FastifyRequest, reply: FastifyReply) => answer(request, reply, { path: undefined, query: undefined, body: undefined });
 
     for (const url of servedPaths(route.path)) {
       app.route({
