@@ -4,7 +4,7 @@
  * record ids are (every value whose schema is one marked `x-record-id`: `Token`,
  * `DiagnosticUuid`, ...), in its path, query, body and 2xx answer.
  */
-type Doc = Record<string, any>;
+import { resolveObject, resolvePointer, type Doc } from './refs.js';
 
 /** Where one record id sits: `path` | `query` | `body` | `response`, then property names, `[]` for array items. */
 export type RecordIdPath = string[];
@@ -17,19 +17,6 @@ export interface AuditInfo {
 
 /** Deeper schemas are not followed: record ids sit near the top of every shape the spec has. */
 const MAX_DEPTH = 8;
-
-function resolvePointer(doc: Doc, ref: string): any {
-  return ref
-    .replace(/^#\//, '')
-    .split('/')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<any>((acc, key) => acc?.[key], doc);
-}
-
-function resolveObject(doc: Doc, node: any): any {
-  while (node && typeof node.$ref === 'string') node = resolvePointer(doc, node.$ref);
-  return node;
-}
 
 /** The paths under `prefix` of every value of `schema` whose schema is a record id. */
 function recordIdPaths(doc: Doc, schema: any, prefix: RecordIdPath, out: Map<string, RecordIdPath>, followed: readonly string[]): void {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { auditOf, type AuditInfo } from './audit.js';
+import { resolveObject, type Doc } from './refs.js';
 import { bundlePath } from './paths.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -36,8 +37,6 @@ export interface OperationInfo {
   audit?: AuditInfo;
 }
 
-type Doc = Record<string, any>;
-
 export function loadBundle(): Doc {
   return parse(readFileSync(bundlePath, 'utf8')) as Doc;
 }
@@ -51,22 +50,6 @@ function mapValues(obj: Doc, fn: (v: unknown) => unknown): Doc {
 
 /** The `$id` under which the server registers the bundle's components (see apps/api http/contract-schemas.ts). */
 export const CONTRACT_SCHEMA_ID = 'contract';
-
-function resolvePointer(doc: Doc, ref: string): any {
-  const target = ref
-    .replace(/^#\//, '')
-    .split('/')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<any>((acc, key) => acc?.[key], doc);
-  if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
-  return target;
-}
-
-/** Follows `$ref`s of parameters, bodies and responses; schemas stay references. */
-function resolveObject(doc: Doc, node: any): any {
-  while (node && typeof node.$ref === 'string') node = resolvePointer(doc, node.$ref);
-  return node;
-}
 
 /**
  * A schema as the route table holds it: references into the bundle's components point at

@@ -1,23 +1,15 @@
 // Idempotency-Key: a retried create or action happens at most once; its first answer is
 // stored with its writes and replayed for 24 hours; misuse answers 409 or 422.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewCustomer } from '../src/customers/customer-service.js';
 import { fingerprintOf } from '../src/http/idempotency.js';
 import { routes } from '../src/generated/routes.js';
-import { createPatient, destination, insertPrescription } from './support/fixtures.js';
+import { createPatient, destination, insertPrescription, type PatientSuite, startTestAppWithPatient } from './support/fixtures.js';
 import { directTransferBody } from './support/lifecycle-fixtures.js';
-import { startTestAppWithCustomers, type RawResponse, type TestApp } from './support/test-app.js';
+import type { RawResponse } from './support/test-app.js';
 import { fromPharmacy } from './support/transfer-request-steps.js';
 
-let t: TestApp;
-let acme: NewCustomer;
-let globex: NewCustomer;
-let patient: string;
-
-beforeAll(async () => {
-  ({ t, acme, globex } = await startTestAppWithCustomers());
-  patient = await createPatient(t, acme.sandbox_api_key);
-});
+let { t, acme, globex, patient } = {} as PatientSuite;
+beforeAll(async () => ({ t, acme, globex, patient } = await startTestAppWithPatient()));
 afterAll(async () => t?.close());
 
 let keys = 0;

@@ -1,21 +1,12 @@
 // Requesting a transfer (createTransferRequest): the receipt, contact pairs, form bodies, the
 // fields it refuses, patients that are not the caller's; a request that fails writes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewCustomer } from '../src/customers/customer-service.js';
 import { withFailingUnits } from './support/failing-units.js';
-import { createPatient } from './support/fixtures.js';
-import { startTestAppWithCustomers, type TestApp } from './support/test-app.js';
+import { createPatient, type PatientSuite, startTestAppWithPatient } from './support/fixtures.js';
 import { fromPharmacy, transferRequestSteps } from './support/transfer-request-steps.js';
 
-let t: TestApp;
-let acme: NewCustomer;
-let globex: NewCustomer;
-let patient: string;
-
-beforeAll(async () => {
-  ({ t, acme, globex } = await startTestAppWithCustomers());
-  patient = await createPatient(t, acme.sandbox_api_key);
-});
+let { t, acme, globex, patient } = {} as PatientSuite;
+beforeAll(async () => ({ t, acme, globex, patient } = await startTestAppWithPatient()));
 afterAll(async () => t?.close());
 
 const { requestTransfer, getTransfer } = transferRequestSteps(() => t);

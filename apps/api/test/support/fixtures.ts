@@ -2,7 +2,8 @@ import { expect } from 'vitest';
 import type { Environment } from '../../src/auth/principal.js';
 import type { PrescriptionsTable } from '../../src/prescriptions/prescription-tables.js';
 import { randomToken } from '../../src/tokens.js';
-import type { TestApp } from './test-app.js';
+import type { NewCustomer } from '../../src/customers/customer-service.js';
+import { startTestAppWithCustomers, type TestApp } from './test-app.js';
 
 export const jane = {
   first_name: 'Jane',
@@ -112,4 +113,18 @@ export async function insertPrescription(
   };
   await t.database.handle.db.insertInto('prescriptions').values(row).execute();
   return row;
+}
+
+/** A suite's app with its two customers and one sandbox patient of Acme's. */
+export interface PatientSuite {
+  t: TestApp;
+  acme: NewCustomer;
+  globex: NewCustomer;
+  patient: string;
+}
+
+/** Starts the app of a suite whose tests work on one patient of Acme's sandbox (Globex is the other customer). */
+export async function startTestAppWithPatient(): Promise<PatientSuite> {
+  const { t, acme, globex } = await startTestAppWithCustomers();
+  return { t, acme, globex, patient: await createPatient(t, acme.sandbox_api_key) };
 }
