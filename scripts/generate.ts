@@ -7,14 +7,15 @@
  */
 import { relative } from 'node:path';
 import { bundleSpec } from './codegen/bundle.js';
-import { listOperations, loadBundle } from './codegen/operations.js';
+import { listOperations, listScopes, loadBundle } from './codegen/operations.js';
 import { repoRoot } from './codegen/paths.js';
 import { generateServer } from './codegen/server.js';
 import { generateTypes } from './codegen/types.js';
 
 bundleSpec();
 await generateTypes();
-const ops = listOperations(loadBundle());
-const scaffolded = generateServer(ops);
+const bundle = loadBundle();
+const ops = listOperations(bundle);
+const scaffolded = generateServer(ops, listScopes(bundle));
 console.log(`generated: bundle, types, ${ops.length} operations`);
 for (const file of scaffolded) console.log(`scaffolded stub: ${relative(repoRoot, file)}`);

@@ -35,6 +35,31 @@ export interface OperationInfo {
   responses: { status: string; contentType?: string; schema?: JsonSchema }[];
   /** What the audit trail records of each call; absent when the operation touches no patient data (`x-phi: false`). */
   audit?: AuditInfo;
+  /** The shape its errors are answered in when not the service's common one (`x-error-shape`). */
+  errorShape?: ErrorShape;
+}
+
+/** The error shapes an operation may ask for with `x-error-shape` (the service renders each: apps/api http/error-shapes.ts). */
+export const ERROR_SHAPES = ['oauth'] as const;
+export type ErrorShape = (typeof ERROR_SHAPES)[number];
+
+function errorShapeOf(op: Doc, where: string): ErrorShape | undefined {
+  const shape: unknown = op['x-error-shape'];
+  if (shape === undefined) return undefined;
+  if (!ERROR_SHAPES.includes(shape as ErrorShape)) {
+    throw new Error(`${where}: \`x-error-shape\` must be one of ${ERROR_SHAPES.join(', ')}, not ${JSON.stringify(shape)}`);
+  }
+  return shape as ErrorShape;
+}
+
+/** Every scope the document's OAuth 2.0 security schemes declare (`flows.*.scopes`), sorted. */
+export function listScopes(doc: Doc): string[] {
+  const scopes = new Set<string>();
+  for (const raw of Object.values<Doc>(doc.components?.securitySchemes ?? {})) {
+    const scheme = resolveObject(doc, raw) as Doc;
+    for (const flow of Object.values<Doc>(scheme.flows ?? {})) for (const scope of Object.keys(flow.scopes ?? {})) scopes.add(scope);
+  }
+  return [...scopes].sort();
 }
 
 export function loadBundle(): Doc {
@@ -156,6 +181,7 @@ export function listOperations(doc: Doc): OperationInfo[] {
         body,
         responses,
         audit: auditOf(doc, item, method, op, where),
+        errorShape: errorShapeOf(op, where),
       });
     }
   }

@@ -1489,7 +1489,8 @@ export interface paths {
          *     carries `total`, the number of matching consults.
          *
          *     The consult interface is version `v0`, in its paths. Its fields and parameters are
-         *     snake_case, as the source names the query parameters. Authenticate with a bearer token from `POST /oauth/token`.
+         *     snake_case, as the source names the query parameters. Authenticate with the API key
+         *     (`Authorization: ApiKey ...`, as the source does) or a bearer token from `POST /oauth/token`.
          *
          *     The source lists `200`, `401` and `500`; this service also answers `400` when a query
          *     value is malformed (a `program_id` that is not 24 hex characters, a non-boolean
@@ -1764,16 +1765,19 @@ export interface paths {
         /**
          * Create an account
          * @description Creates an account and answers its `id` (`201`). No bearer token is needed: the
-         *     request is routed to its tenant by the `x-tenant-id` header. A request that carries
-         *     both `x-tenant-id` and a valid bearer token matches no route and is answered `404`
-         *     (in the default error shape).
+         *     request is routed to its tenant by the `x-tenant-id` header, and to the tenant's
+         *     production accounts unless `x-environment: sandbox` says otherwise (our design). A
+         *     request that carries both `x-tenant-id` and a valid bearer token matches no route and
+         *     is answered `404` (in the default error shape).
          *
          *     `email` and `password` are required. The password has 8 to 72 characters with at
          *     least one upper-case letter, one lower-case letter and one digit; it is stored only
          *     as a salted hash and is never returned by any operation. `consents` lists the
          *     consents given at sign-up, each type at most once (`terms_of_service`,
          *     `privacy_policy`, `notice_of_privacy_practices`); each is recorded as
-         *     `POST /accounts/{accountId}/consents` would record it.
+         *     `POST /accounts/{accountId}/consents` would record it. The password is stored as an
+         *     scrypt hash; `contactName` and `contactNumber` are stored encrypted; the email is kept
+         *     to tell accounts apart (our design).
          *
          *     The accounts interface (labelled version 1.0 by the source; its paths carry no
          *     version) is camelCase, as the source's `contactNumber` and `contactName` are. JSON
@@ -1781,10 +1785,12 @@ export interface paths {
          *
          *     Statuses: `201` with `{id}`; `400` on validation errors (`is required`, `is not
          *     allowed`, a password breaking the rules: `fails to match the required pattern`);
-         *     `401` when `x-tenant-id` is missing or names no tenant; `413` and `415` for
-         *     oversize and non-JSON bodies; any other status (such as `409` when the tenant
-         *     already has an account with this email, case-insensitively: our rule) in the
-         *     default error shape, as the source says.
+         *     `401` when `x-tenant-id` is missing or names no tenant; `404` with a valid bearer
+         *     token as well; `409` when the tenant already has an account with this email in this
+         *     environment, compared case-insensitively (our rule); `413` and `415` for oversize
+         *     and non-JSON bodies; any other status in the default error shape, as the source says.
+         *     Send an `Idempotency-Key` to retry safely: a retry answers the first `201` again
+         *     rather than `409`.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -1811,16 +1817,17 @@ export interface paths {
         /**
          * Register a consent
          * @description Records that the account gave a consent (`terms_of_service`, `privacy_policy` or
-         *     `notice_of_privacy_practices`). Every call records a new consent with its time, so a
-         *     consent renewed after a policy change keeps its history (our design); the answer
-         *     is the recorded consent (`201`, our design).
+         *     `notice_of_privacy_practices`), with the time it was recorded. Registering a consent
+         *     the account already gave is idempotent: it answers the consent recorded first (`200`,
+         *     the same `id` and `createdAt`) and records nothing; a new one answers `201` (our
+         *     design, as the answer is).
          *
          *     Needs a bearer token from `POST /oauth/token` whose client holds the scope
-         *     `accounts:consents:create`. A missing, invalid or expired token, **or a token
-         *     without that scope**, answers `401` (`Authorization missing or invalid`): the
-         *     service does not tell a missing scope apart from a bad token (our choice; no `403`).
-         *     An unknown account, or one of another tenant, answers `404` `Unable to find
-         *     Account.`. JSON bodies only; camelCase, as the accounts interface is.
+         *     `accounts:consents:create`. A missing, invalid, expired or revoked token answers
+         *     `401` (`Authorization missing or invalid`); a valid token without the scope `403`.
+         *     An unknown or deleted account, or one of another tenant or environment, answers
+         *     `404` `Unable to find Account.`. JSON bodies only; camelCase, as the accounts
+         *     interface is.
          */
         post: operations["createAccountConsent"];
         delete?: never;
@@ -1847,14 +1854,17 @@ export interface paths {
         post?: never;
         /**
          * Delete an account
-         * @description Deletes the account with its consents, irreversibly, and answers `204` with no body
-         *     (our design: the source does not list the statuses). Deleting again answers `404`
-         *     `Unable to find Account.`, as does an account of another tenant.
+         * @description Deletes the account with its password hash, contact details and consents,
+         *     irreversibly, and answers `204` with no body (our design: the source does not list
+         *     the statuses). What remains is a record that an account of this id existed, when it
+         *     was created and when it was deleted, with no personal data. Deleting again answers
+         *     `404` `Unable to find Account.`, as does an account of another tenant or
+         *     environment; every later call on the account answers `404` too.
          *
          *     Needs a bearer token whose client holds the scope `accounts:delete`. A missing,
-         *     invalid or expired token, or a token without that scope, answers `401`
-         *     (`Authorization missing or invalid`; no `403`, as for consent registration). A
-         *     malformed `accountId` answers `400`.
+         *     invalid, expired or revoked token answers `401` (`Authorization missing or
+         *     invalid`); a valid token without the scope `403`. A malformed `accountId` answers
+         *     `400`.
          */
         delete: operations["deleteAccount"];
         options?: never;
@@ -1873,28 +1883,62 @@ export interface paths {
         put?: never;
         /**
          * Exchange client credentials for an access token
-         * @description Exchanges the credentials of a machine-to-machine client (created in the tenant and
-         *     granted access to the platform API) for a bearer token: the OAuth 2.0 client
-         *     credentials grant, sent as JSON with `client_id`, `client_secret`, `audience` and
-         *     `grant_type: client_credentials`, all required. The source places this at
-         *     `{auth_url}/oauth/token`; a self-hosted deployment serves it here.
+         * @description Exchanges the credentials of a machine-to-machine client for a bearer token: the
+         *     OAuth 2.0 client credentials grant (RFC 6749 §4.4), sent as JSON with `client_id`,
+         *     `client_secret`, `audience` and `grant_type: client_credentials` as the source shows,
+         *     or form-encoded as OAuth 2.0 clients send it. The source places this at
+         *     `{auth_url}/oauth/token`; a self-hosted deployment serves it here. The client may
+         *     instead authenticate with HTTP Basic (`Authorization: Basic
+         *     base64(client_id:client_secret)`, RFC 6749 §2.3.1). An optional `scope` narrows the
+         *     token to some of the client's scopes.
          *
-         *     The issued `access_token` is a JWT whose issuer is the tenant's domain. It holds no
-         *     user information and serves only to route requests to the tenant: send it as
+         *     Each customer is a tenant with its own clients, made by the operator (`pnpm admin
+         *     create-customer`, `create-client`); a client belongs to one environment, which its
+         *     tokens select exactly as an API key does.
+         *
+         *     The issued `access_token` is a JWT (RFC 9068) signed with EdDSA; its issuer is the
+         *     tenant's domain, its audience the `audience` asked for, its subject the client. It
+         *     holds no personal data and serves only to route requests to the tenant: send it as
          *     `Authorization: Bearer <access_token>` to the consult, diagnostics and account
-         *     operations. It lasts `expires_in` seconds (3600 by default; our design) and carries
-         *     the client's granted scopes in `scope` (our design), such as
-         *     `accounts:consents:create` and `accounts:delete`. There is no refresh token: ask
-         *     again when it expires. Token answers are sent with `Cache-Control: no-store`, as
-         *     OAuth 2.0 requires.
+         *     operations. It lasts `expires_in` seconds (3600 by default) and carries the scopes in
+         *     `scope`. There is no refresh token: ask again when it expires. The keys that verify
+         *     tokens are published at `/.well-known/jwks.json`. Every answer carries
+         *     `Cache-Control: no-store`, as OAuth 2.0 requires.
          *
-         *     This operation needs no authentication. Statuses: `200` with the token; `400` on
-         *     validation errors (a missing field, a `grant_type` other than
-         *     `client_credentials`); `401` `Invalid client credentials.` for an unknown client or
-         *     a wrong secret, or when the client is not granted the `audience` (our design, in the
-         *     service's error shape); `413`, `415` (JSON only) and `500`.
+         *     This operation needs no authentication. Errors of the exchange are answered in the
+         *     OAuth 2.0 shape (`{error, error_description}`, RFC 6749 §5.2) that OAuth clients
+         *     parse: `400` `invalid_request` (a missing or malformed parameter, credentials sent two
+         *     ways), `unsupported_grant_type`, `invalid_scope` (a scope not granted to the client)
+         *     or `access_denied` (another `audience`); `401` `invalid_client` (unknown or revoked
+         *     client, wrong secret, no credentials). The service's edge answers (`408`, `413`,
+         *     `414`, `415`, `429`, `431`, `500`) keep its common shape.
          */
         post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the keys that verify access tokens
+         * @description The public keys that verify the access tokens `POST /oauth/token` issues, as a JSON Web
+         *     Key Set (RFC 7517): the current signing key first, then those a rotation keeps until
+         *     the tokens they signed have expired. A token names its key in its `kid` header. A
+         *     service that receives the tokens can verify them itself (`alg` `EdDSA` only; check
+         *     `iss`, `aud` and `exp`). Public, and cacheable for five minutes (`Cache-Control:
+         *     public, max-age=300`). Our design: the source does not show it.
+         */
+        get: operations["getJsonWebKeySet"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6572,44 +6616,101 @@ export interface components {
         };
         /**
          * AccessTokenRequest
-         * @description A client-credentials exchange (OAuth 2.0 client credentials grant, sent as JSON as
-         *     the source shows). Field names are the OAuth ones, snake_case. Every field is
-         *     required.
+         * @description A client-credentials exchange (OAuth 2.0 client credentials grant, RFC 6749 §4.4), sent
+         *     as JSON as the source shows, or form-encoded as OAuth 2.0 clients send it. Field names
+         *     are the OAuth ones, snake_case. The client authenticates with `client_id` and
+         *     `client_secret` in the body (as the source shows) or with HTTP Basic
+         *     (`Authorization: Basic base64(client_id:client_secret)`, RFC 6749 §2.3.1; our addition),
+         *     not both. Parameters the grant does not use are ignored, as RFC 6749 §3.2 asks.
          */
         AccessTokenRequest: {
-            /** @description The machine-to-machine client's id. */
-            client_id: string;
-            /** @description The client's secret. Never logged nor returned. */
-            client_secret: string;
-            /** @description The identifier of the platform API the token is for, as configured for the tenant. */
+            /** @description The machine-to-machine client's id. Required unless the client authenticates with HTTP Basic. */
+            client_id?: string;
+            /** @description The client's secret, shown once when the client was made. Required with `client_id` in the body; never logged nor returned. */
+            client_secret?: string;
+            /** @description The identifier of the platform API the token is for (the deployment's `OAUTH_AUDIENCE`, printed with the client's credentials). Another value answers `access_denied`. */
             audience: string;
+            /** @description Always `client_credentials`; any other grant answers `unsupported_grant_type`. */
+            grant_type: string;
             /**
-             * @description Always `client_credentials`.
-             * @constant
+             * @description Space-separated scopes to narrow the token to (RFC 6749 §3.3; our addition, as
+             *     Auth0 accepts it). Each must be granted to the client, or the exchange answers
+             *     `invalid_scope`. Omitted, the token carries every scope the client was granted.
              */
-            grant_type: "client_credentials";
+            scope?: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * AccessToken
-         * @description An issued bearer token. The source shows `access_token` and `token_type`;
-         *     `expires_in` and `scope` are our design (as in OAuth 2.0, RFC 6749 §5.1).
+         * @description An issued bearer token (RFC 6749 §5.1). The source shows `access_token` and
+         *     `token_type`; `expires_in` and `scope` are our design, as OAuth 2.0 and Auth0 answer
+         *     them. Sent with `Cache-Control: no-store`.
          */
         AccessToken: {
             /**
-             * @description A JWT (three base64url parts) whose issuer is the tenant's domain. It holds no
-             *     user information and only routes requests to the tenant. Send it as
-             *     `Authorization: Bearer <access_token>`.
+             * @description A JWT (RFC 9068 access token, `typ: at+jwt`) signed with EdDSA (Ed25519) by a key
+             *     published at `/.well-known/jwks.json`. Its claims: `iss` (the tenant's domain),
+             *     `aud`, `sub` and `client_id` (the client), `iat`, `exp`, `jti`, `scope`, `tenant_id`
+             *     and `environment`. It holds no personal data and only routes requests to the
+             *     tenant. Send it as `Authorization: Bearer <access_token>`; treat it as opaque.
              */
             access_token: string;
             /** @constant */
             token_type: "Bearer";
             /**
              * Format: int32
-             * @description Seconds until the token expires (our design; 3600 by default). Request a new token then; there is no refresh token.
+             * @description Seconds until the token expires (`OAUTH_TOKEN_TTL`, 3600 by default; our design). Request a new token then; there is no refresh token.
              */
             expires_in: number;
-            /** @description The scopes granted to the client, space-separated (for example `accounts:consents:create accounts:delete`); empty when none (our design). */
+            /** @description The scopes the token carries, space-separated (for example `accounts:consents:create accounts:delete`); empty when none (our design). */
             scope: string;
+        };
+        /**
+         * OAuthError
+         * @description An error of the token exchange in the OAuth 2.0 shape that OAuth clients parse
+         *     (RFC 6749 §5.2, as Auth0 answers it), rather than the service's common shape:
+         *     `error` is the code, `error_description` says what was wrong in words.
+         */
+        OAuthError: {
+            /**
+             * @description `invalid_request`: a parameter is missing, repeated, malformed or not allowed, or
+             *     the client authenticated in two ways. `invalid_client`: client authentication failed
+             *     (unknown or revoked client, wrong secret, none sent). `unsupported_grant_type`: a
+             *     grant other than `client_credentials`. `invalid_scope`: a requested scope is unknown
+             *     or not granted to the client. `access_denied`: the client may not have a token for
+             *     this `audience`.
+             * @enum {string}
+             */
+            error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "access_denied";
+            error_description: string;
+            request_id?: components["schemas"]["ErrorRequestId"];
+        };
+        /**
+         * JsonWebKey
+         * @description A public key that verifies access tokens (RFC 7517), an Ed25519 key (RFC 8037). Our design.
+         */
+        JsonWebKey: {
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            crv: "Ed25519";
+            /** @description The public key, base64url. */
+            x: string;
+            /** @description The key's id (its RFC 7638 thumbprint), named by the `kid` header of the tokens it signed. */
+            kid: string;
+            /** @constant */
+            alg: "EdDSA";
+            /** @constant */
+            use: "sig";
+        };
+        /**
+         * JsonWebKeySet
+         * @description The keys that verify access tokens (RFC 7517 §5): the current signing key first, then the
+         *     previous ones a rotation keeps until the tokens they signed have expired. Our design.
+         */
+        JsonWebKeySet: {
+            keys: components["schemas"]["JsonWebKey"][];
         };
     };
     responses: {
@@ -7116,13 +7217,33 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Unauthorized. The bearer token is missing, invalid, expired, or lacks the scope the operation needs (or, for `POST /public/accounts`, the `x-tenant-id` header is missing or unknown). */
-        PlatformUnauthorized: {
+        /**
+         * @description Unauthorized. Neither a valid bearer token nor a valid API key was sent. An invalid or
+         *     unknown API key answers the pharmacy interface's body (`Please Send a Valid Api-Key`);
+         *     a missing, expired, tampered or revoked bearer token answers the platform's
+         *     (`Authorization missing or invalid`, with `WWW-Authenticate: Bearer`). With no
+         *     credentials at all, the operation's first scheme answers.
+         */
+        PlatformOrApiKeyUnauthorized: {
+            headers: {
+                /** @description `Bearer realm="pharmacy"` (with `error="invalid_token"` when a token was sent), on the platform body only (RFC 6750). */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PlatformUnauthorizedError"] | components["schemas"]["UnauthorizedError"];
+            };
+        };
+        /**
+         * @description Not Found. The request carried both a valid bearer token and `x-tenant-id`: routing
+         *     accepts one rule at a time, so it matches no route (as the source says).
+         */
+        NoRoute: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PlatformUnauthorizedError"];
+                "application/json": components["schemas"]["ErrorMessage"];
             };
         };
         /** @description Not Found. No questionnaire with this id for the tenant (our message). */
@@ -7170,6 +7291,52 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
+        /**
+         * @description Unauthorized. The bearer token is missing, malformed, expired, signed by a key the
+         *     service does not hold, for another audience or issuer, or of a revoked client (or, for
+         *     `POST /public/accounts`, the `x-tenant-id` header is missing or names no tenant). Bearer
+         *     refusals carry `WWW-Authenticate: Bearer realm="pharmacy"` (with `error="invalid_token"`
+         *     when a token was sent), as RFC 6750 asks.
+         */
+        PlatformUnauthorized: {
+            headers: {
+                /** @description `Bearer realm="pharmacy"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3). */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PlatformUnauthorizedError"];
+            };
+        };
+        /**
+         * @description Conflict. The tenant already has an account with this email in this environment,
+         *     compared case-insensitively (our rule); or a request with the same `Idempotency-Key` is
+         *     still being processed (retry it a moment later).
+         */
+        AccountEmailTaken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Forbidden. The bearer token is valid but its client was not granted the scope the
+         *     operation names (our design: the token is not refused as invalid, it lacks a right).
+         *     Carries `WWW-Authenticate: Bearer realm="pharmacy", error="insufficient_scope",
+         *     scope="<the scope>"` (RFC 6750 §3.1).
+         */
+        InsufficientScope: {
+            headers: {
+                /** @description `Bearer realm="pharmacy", error="insufficient_scope", scope="<scope>"`. */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
         /** @description Not Found. No account with this id in the tenant (our message, in the source's style). */
         AccountNotFound: {
             headers: {
@@ -7180,17 +7347,30 @@ export interface components {
             };
         };
         /**
-         * @description Unauthorized. The client credentials are wrong (unknown `client_id`, wrong
-         *     `client_secret`), or the client is not granted the `audience` (our design; in the
-         *     service's common error shape rather than OAuth's `{error: invalid_client}`, so that
-         *     every error of the platform reads alike).
+         * @description Bad Request, in the OAuth 2.0 error shape (RFC 6749 §5.2): `invalid_request`,
+         *     `unsupported_grant_type`, `invalid_scope` or `access_denied`.
          */
-        InvalidClient: {
+        OAuthBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /**
+         * @description Unauthorized, in the OAuth 2.0 error shape (RFC 6749 §5.2): `invalid_client`. The
+         *     client is unknown or revoked, the secret is wrong, or no client authentication was
+         *     sent. `WWW-Authenticate: Basic realm="pharmacy"` invites HTTP Basic.
+         */
+        OAuthInvalidClient: {
+            headers: {
+                /** @description `Basic realm="pharmacy"` (RFC 6749 §5.2). */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"];
             };
         };
     };
@@ -7791,6 +7971,14 @@ export interface components {
          * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
          */
         DiagnosticOrderIdCamel: components["schemas"]["DiagnosticUuid"];
+        /**
+         * @description The environment of the tenant the request is routed to: `production` (the default) or
+         *     `sandbox`. `x-tenant-id` names the tenant but, unlike an API key or a token, no
+         *     environment; accounts belong to one environment, and only tokens of that environment's
+         *     clients see them.
+         * @example sandbox
+         */
+        TenantEnvironment: "production" | "sandbox";
         /**
          * @description The account's id, as answered by `POST /public/accounts` (an opaque string).
          * @example acc_9Lm2Qx7Rt4Vw8Yz1
@@ -10048,7 +10236,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["PlatformUnauthorized"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["NoRoute"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
@@ -10104,7 +10293,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["PlatformUnauthorized"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
             404: components["responses"]["ScheduleNotFound"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
@@ -10132,7 +10321,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["PlatformUnauthorized"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
             404: components["responses"]["DiagnosticKitsNotFound"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
@@ -10160,7 +10349,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["PlatformUnauthorized"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["NoRoute"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
@@ -10246,7 +10436,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["PlatformUnauthorized"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["NoRoute"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
@@ -10277,7 +10468,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["PlatformUnauthorized"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["NoRoute"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
@@ -10316,7 +10508,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["PlatformUnauthorized"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
             404: components["responses"]["DiagnosticOrderNotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["KitAlreadyRegistered"];
@@ -10351,7 +10543,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["PlatformUnauthorized"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["NoRoute"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["KitAlreadyRegistered"];
             413: components["responses"]["PayloadTooLarge"];
@@ -10389,7 +10582,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["PlatformUnauthorized"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
             404: components["responses"]["DiagnosticOrderNotFound"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
@@ -10401,7 +10594,34 @@ export interface operations {
     createAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The environment of the tenant the request is routed to: `production` (the default) or
+                 *     `sandbox`. `x-tenant-id` names the tenant but, unlike an API key or a token, no
+                 *     environment; accounts belong to one environment, and only tokens of that environment's
+                 *     clients see them.
+                 * @example sandbox
+                 */
+                "x-environment"?: components["parameters"]["TenantEnvironment"];
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10422,10 +10642,13 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            404: components["responses"]["NoRoute"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["AccountEmailTaken"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
@@ -10451,6 +10674,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The account had given this consent already; the consent recorded then. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountConsent"];
+                };
+            };
             /** @description Created; the recorded consent. */
             201: {
                 headers: {
@@ -10462,6 +10694,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["AccountNotFound"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -10496,6 +10729,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["AccountNotFound"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -10516,24 +10750,54 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AccessTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["AccessTokenRequest"];
             };
         };
         responses: {
             /** @description The issued bearer token. */
             200: {
                 headers: {
+                    /** @description `no-store`: the token must not be cached (RFC 6749 §5.1). */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["InvalidClient"];
+            400: components["responses"]["OAuthBadRequest"];
+            401: components["responses"]["OAuthInvalidClient"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getJsonWebKeySet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonWebKeySet"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];

@@ -23,6 +23,7 @@ import { getExternalLocation } from '../handlers/lookups/getExternalLocation.js'
 import { getExternalTransfer } from '../handlers/lookups/getExternalTransfer.js';
 import { getFillRequest } from '../handlers/fill-requests/getFillRequest.js';
 import { getInsurance } from '../handlers/insurances/getInsurance.js';
+import { getJsonWebKeySet } from '../handlers/authentication/getJsonWebKeySet.js';
 import { getMedia } from '../handlers/media/getMedia.js';
 import { getMediaSignedUrl } from '../handlers/media/getMediaSignedUrl.js';
 import { getOpenApiDocument } from '../handlers/docs/getOpenApiDocument.js';
@@ -88,6 +89,7 @@ export const handlers: Handlers = {
   getExternalTransfer,
   getFillRequest,
   getInsurance,
+  getJsonWebKeySet,
   getMedia,
   getMediaSignedUrl,
   getOpenApiDocument,

@@ -117,7 +117,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "body": {
       "required": true,
       "contentTypes": [
-        "application/json"
+        "application/json",
+        "application/x-www-form-urlencoded"
       ],
       "schema": {
         "$ref": "contract#/components/schemas/AccessTokenRequest"
@@ -133,13 +134,13 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "400": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/BadRequestError"
+          "$ref": "contract#/components/schemas/OAuthError"
         }
       },
       "401": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/OAuthError"
         }
       },
       "408": {
@@ -184,7 +185,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
-    }
+    },
+    "errorShape": "oauth"
   },
   {
     "operationId": "createAccount",
@@ -195,6 +197,25 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "TenantId": []
       }
     ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "x-environment": {
+          "type": "string",
+          "enum": [
+            "production",
+            "sandbox"
+          ]
+        },
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
     "body": {
       "required": true,
       "contentTypes": [
@@ -223,7 +244,19 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -242,6 +275,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -314,6 +353,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       }
     },
     "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AccountConsent"
+        }
+      },
       "201": {
         "contentType": "application/json",
         "schema": {
@@ -330,6 +375,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+        }
+      },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "404": {
@@ -528,6 +579,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "security": [
       {
         "BearerJwt": []
+      },
+      {
+        "ApiKey": []
       }
     ],
     "body": {
@@ -555,7 +609,20 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "401": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "408": {
@@ -1306,6 +1373,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
         }
       },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "404": {
         "contentType": "application/json",
         "schema": {
@@ -1847,6 +1920,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "security": [
       {
         "BearerJwt": []
+      },
+      {
+        "ApiKey": []
       }
     ],
     "params": {
@@ -1876,7 +1952,14 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "401": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
         }
       },
       "404": {
@@ -2442,6 +2525,50 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "patient_token"
         ]
       ]
+    }
+  },
+  {
+    "operationId": "getJsonWebKeySet",
+    "method": "GET",
+    "path": "/.well-known/jwks.json",
+    "security": [],
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/JsonWebKeySet"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
     }
   },
   {
@@ -3614,6 +3741,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "path": "/consults/v0",
     "security": [
       {
+        "ApiKey": []
+      },
+      {
         "BearerJwt": []
       }
     ],
@@ -3711,7 +3841,20 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "401": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "408": {
@@ -3784,6 +3927,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "security": [
       {
         "BearerJwt": []
+      },
+      {
+        "ApiKey": []
       }
     ],
     "responses": {
@@ -3802,7 +3948,14 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "401": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
         }
       },
       "404": {
@@ -3850,6 +4003,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "security": [
       {
         "BearerJwt": []
+      },
+      {
+        "ApiKey": []
       }
     ],
     "query": {
@@ -3919,7 +4075,20 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "401": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "408": {
@@ -3990,6 +4159,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "security": [
       {
         "BearerJwt": []
+      },
+      {
+        "ApiKey": []
       }
     ],
     "responses": {
@@ -4008,7 +4180,20 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "401": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "408": {
@@ -4640,6 +4825,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "path": "/v0/schedule",
     "security": [
       {
+        "ApiKey": []
+      },
+      {
         "BearerJwt": []
       }
     ],
@@ -4691,7 +4879,14 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "401": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
         }
       },
       "404": {
@@ -5915,6 +6110,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "security": [
       {
         "BearerJwt": []
+      },
+      {
+        "ApiKey": []
       }
     ],
     "body": {
@@ -5942,7 +6140,20 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "401": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "408": {
@@ -6031,6 +6242,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "security": [
       {
         "BearerJwt": []
+      },
+      {
+        "ApiKey": []
       }
     ],
     "params": {
@@ -6069,7 +6283,14 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "401": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
         }
       },
       "404": {
@@ -6653,3 +6874,6 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   }
 ];
+
+/** Every scope the spec's OAuth 2.0 security schemes declare: what a client may be granted. */
+export const scopes: readonly string[] = ["accounts:consents:create","accounts:delete"];
