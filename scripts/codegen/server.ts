@@ -32,7 +32,7 @@ ${methods.join('\n')}
 }
 
 /** The route table: method, path, operationId, security and the schemas of each operation (parameters by place, body, responses). */
-function renderRoutes(ops: OperationInfo[], scopes: string[]): string {
+function renderRoutes(ops: OperationInfo[]): string {
   const routes = ops.map((op) => {
     const pick = (where: string) => {
       const params = op.parameters.filter((p) => p.in === where);
@@ -64,8 +64,13 @@ import type { RouteDefinition } from '../http/route-definition.js';
 import type { OperationId } from './handlers.js';
 
 export const routes: readonly RouteDefinition<OperationId>[] = ${JSON.stringify(routes, null, 2)};
+`;
+}
 
-/** Every scope the spec's OAuth 2.0 security schemes declare: what a client may be granted. */
+/** The scopes a client may be granted: those the spec's OAuth 2.0 security schemes declare. */
+function renderScopes(scopes: string[]): string {
+  return `${GENERATED_HEADER}
+/** Every scope the spec's OAuth 2.0 security schemes declare (\`flows.*.scopes\`): what a client may be granted. */
 export const scopes: readonly string[] = ${JSON.stringify(scopes)};
 `;
 }
@@ -98,7 +103,8 @@ export const ${op.operationId}: Handlers['${op.operationId}'] = async () => {
 export function generateServer(ops: OperationInfo[], scopes: string[]): string[] {
   mkdirSync(apiGeneratedDir, { recursive: true });
   writeFileSync(join(apiGeneratedDir, 'handlers.ts'), renderHandlers(ops));
-  writeFileSync(join(apiGeneratedDir, 'routes.ts'), renderRoutes(ops, scopes));
+  writeFileSync(join(apiGeneratedDir, 'routes.ts'), renderRoutes(ops));
+  writeFileSync(join(apiGeneratedDir, 'scopes.ts'), renderScopes(scopes));
   writeFileSync(join(apiGeneratedDir, 'handler-index.ts'), renderHandlerIndex(ops));
   const scaffolded: string[] = [];
   for (const op of ops) {

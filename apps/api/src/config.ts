@@ -43,6 +43,8 @@ export interface Config {
   previousSecretsKeys: Buffer[];
   webhooks: WebhookConfig;
   audit: AuditConfig;
+  /** Bearer tokens of the platform interfaces (access-tokens/): who issues them, for whom, signed with which keys. */
+  oauth: OAuthConfig;
   /** Pause between two steps of the sandbox's simulated pharmacy (SANDBOX_STEP_DELAY_MS). */
   sandboxStepDelayMs: number;
 }
@@ -61,6 +63,27 @@ export interface AuditConfig {
   retentionMs: number | null;
   /** AUDIT_BUFFER_MAX (default 100000): entries held while the database cannot take them; beyond, the oldest are dropped and counted in the log. */
   bufferMax: number;
+}
+
+/** The token exchange (`POST /oauth/token`) and the verification of bearer tokens. */
+export interface OAuthConfig {
+  /**
+   * OAUTH_ISSUER (default `https://{tenant}.auth.pharmacy.example.com/`): the issuer of a
+   * tenant's tokens, `{tenant}` replaced by its tenant id (the tenant's domain, seed 5.2.2).
+   */
+  issuerTemplate: string;
+  /** OAUTH_AUDIENCE (default `https://api.pharmacy.example.com`): the platform API's identifier, the only audience tokens are issued for. */
+  audience: string;
+  /** OAUTH_TOKEN_TTL (seconds, default 3600, 60 to 86400): how long an issued token lasts. */
+  tokenTtlSeconds: number;
+  /**
+   * TOKEN_SIGNING_KEY (base64 of a 32-byte Ed25519 private key): signs new tokens. Unset:
+   * the embedded database keeps a generated key in `token-signing.key` beside its file;
+   * PostgreSQL then refuses to issue or verify tokens (crypto/signing-keys.ts).
+   */
+  signingKey: Buffer | undefined;
+  /** TOKEN_SIGNING_KEY_PREVIOUS (comma-separated): keys a rotation retires; they still verify the tokens they signed (and are published) but sign none. */
+  previousSigningKeys: Buffer[];
 }
 
 /** Bounds on one request and its connection. */
@@ -209,23 +232,44 @@ function base64Key(raw: string): Buffer | undefined {
   return /^[A-Za-z0-9+/]+={0,2}$/.test(raw) && key.length === 32 ? key : undefined;
 }
 
-function secretsKey(env: NodeJS.ProcessEnv): Buffer | undefined {
-  const raw = env.SECRETS_KEY;
+/** A key setting (SECRETS_KEY, TOKEN_SIGNING_KEY): the base64 of 32 random bytes, or undefined when unset. */
+function keySetting(env: NodeJS.ProcessEnv, name: string): Buffer | undefined {
+  const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const key = base64Key(raw);
-  if (!key) throw new ConfigError('SECRETS_KEY must be the base64 of 32 random bytes (openssl rand -base64 32)');
+  if (!key) throw new ConfigError(`${name} must be the base64 of 32 random bytes (openssl rand -base64 32)`);
   return key;
 }
 
-/** SECRETS_KEY_PREVIOUS: the keys a rotation retires, comma-separated (empty: none). */
-function previousSecretsKeys(env: NodeJS.ProcessEnv): Buffer[] {
-  const raw = env.SECRETS_KEY_PREVIOUS?.trim();
+/** The keys a rotation retires (SECRETS_KEY_PREVIOUS, TOKEN_SIGNING_KEY_PREVIOUS), comma-separated (empty: none). */
+function previousKeys(env: NodeJS.ProcessEnv, name: string): Buffer[] {
+  const raw = env[name]?.trim();
   if (!raw) return [];
   const keys = raw.split(',').map((part) => base64Key(part.trim()));
   if (keys.some((key) => !key)) {
-    throw new ConfigError('SECRETS_KEY_PREVIOUS must be a comma-separated list of keys, each the base64 of 32 bytes');
+    throw new ConfigError(`${name} must be a comma-separated list of keys, each the base64 of 32 bytes`);
   }
   return keys as Buffer[];
+}
+
+/** OAUTH_ISSUER: an http(s) URL template naming `{tenant}` once. */
+function issuerTemplate(env: NodeJS.ProcessEnv): string {
+  const template = text(env, 'OAUTH_ISSUER', 'https://{tenant}.auth.pharmacy.example.com/');
+  const sample = template.replace('{tenant}', 'tenant');
+  if (template.split('{tenant}').length !== 2 || !/^https?:\/\/[^\s{}]+$/.test(sample) || !URL.canParse(sample)) {
+    throw new ConfigError('OAUTH_ISSUER must be an http(s) URL naming {tenant} once, such as https://{tenant}.auth.example.com/');
+  }
+  return template;
+}
+
+function oauth(env: NodeJS.ProcessEnv): OAuthConfig {
+  return {
+    issuerTemplate: issuerTemplate(env),
+    audience: text(env, 'OAUTH_AUDIENCE', 'https://api.pharmacy.example.com'),
+    tokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL', 3600, 60, 86_400),
+    signingKey: keySetting(env, 'TOKEN_SIGNING_KEY'),
+    previousSigningKeys: previousKeys(env, 'TOKEN_SIGNING_KEY_PREVIOUS'),
+  };
 }
 
 function requestLimits(env: NodeJS.ProcessEnv): RequestLimits {
@@ -275,8 +319,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       location: text(env, 'PHARMACY_LOCATION', 'Austin, TX'),
     },
     sandboxStepDelayMs: integer(env, 'SANDBOX_STEP_DELAY_MS', 3000, 0, 86_400_000),
-    secretsKey: secretsKey(env),
-    previousSecretsKeys: previousSecretsKeys(env),
+    secretsKey: keySetting(env, 'SECRETS_KEY'),
+    previousSecretsKeys: previousKeys(env, 'SECRETS_KEY_PREVIOUS'),
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1, 120_000),
       retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '0,5s,5m,30m,2h,5h,10h,10h'),
@@ -294,5 +338,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionMs: durationOrNever(env, 'AUDIT_RETENTION', '2190d', 36_500),
       bufferMax: integer(env, 'AUDIT_BUFFER_MAX', 100_000, 1000, 10_000_000),
     },
+    oauth: oauth(env),
   };
 }

@@ -7,9 +7,19 @@ export interface ValidationErrorItem {
   message: string;
 }
 
+/** The error codes of the OAuth 2.0 token exchange (RFC 6749 §5.2) this service answers. */
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'access_denied';
+
+/** An error of the token exchange, in the shape OAuth 2.0 clients parse. */
+export interface OAuthErrorBody {
+  error: OAuthErrorCode;
+  error_description: string;
+}
+
 type ErrorBody =
   | { statusCode: number; error: string; message: string }
-  | { statusCode: 400; error: 'Bad Request'; validation_errors: ValidationErrorItem[] };
+  | { statusCode: 400; error: 'Bad Request'; validation_errors: ValidationErrorItem[] }
+  | OAuthErrorBody;
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -37,8 +47,10 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly body: ErrorBody,
+    /** Response headers the answer carries (`WWW-Authenticate`...). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super('message' in body ? body.message : `${body.validation_errors.length} validation error(s)`);
+    super('message' in body ? body.message : 'validation_errors' in body ? `${body.validation_errors.length} validation error(s)` : body.error_description);
     this.name = 'HttpError';
   }
 }
@@ -173,7 +185,36 @@ export function internalError(): HttpError {
   return withMessage(500, 'An internal server error occurred.');
 }
 
-/** 403 for a caller whose access token lacks a scope the operation requires. */
+/** The realm every `WWW-Authenticate` challenge names. */
+const REALM = 'pharmacy';
+
+/**
+ * 403 for a caller whose access token lacks a scope the operation requires, with the
+ * challenge RFC 6750 §3.1 asks for (only bearer tokens carry scopes).
+ */
 export function insufficientScope(scope: string): HttpError {
-  return withMessage(403, `The access token lacks the scope ${scope}.`);
+  return new HttpError(
+    403,
+    { statusCode: 403, error: 'Forbidden', message: `The access token lacks the scope ${scope}.` },
+    { 'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
+  );
+}
+
+/**
+ * 401 of the platform interfaces (seed 7.4) for a missing or refused bearer token or tenant
+ * id; a bearer refusal carries the challenge of RFC 6750 §3 (`invalid_token` when a token was sent).
+ */
+export function platformUnauthorized(challenge?: 'bearer' | 'invalid_token'): HttpError {
+  const body = { statusCode: 401, error: 'Unauthorized', message: 'Authorization missing or invalid' };
+  if (!challenge) return new HttpError(401, body);
+  const value = challenge === 'invalid_token' ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`;
+  return new HttpError(401, body, { 'www-authenticate': value });
+}
+
+/** An error of the token exchange in the OAuth 2.0 shape (RFC 6749 §5.2); `invalid_client` invites HTTP Basic. */
+export function oauthError(code: OAuthErrorCode, description: string): HttpError {
+  const status = code === 'invalid_client' ? 401 : 400;
+  const headers: Record<string, string> = { 'cache-control': 'no-store', pragma: 'no-cache' };
+  if (code === 'invalid_client') headers['www-authenticate'] = `Basic realm="${REALM}"`;
+  return new HttpError(status, { error: code, error_description: description }, headers);
 }

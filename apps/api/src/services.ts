@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { openApiDocumentPath } from '@pharmacy/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import { AccessTokens } from './access-tokens/access-tokens.js';
+import { TokenExchange } from './access-tokens/token-exchange.js';
 import { AuditRepository } from './audit/audit-repository.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import type { Config } from './config.js';
@@ -8,9 +10,12 @@ import { CopayRequestRepository } from './copay-requests/copay-request-repositor
 import { CopayRequestService } from './copay-requests/copay-request-service.js';
 import { Reencryption } from './crypto/reencryption.js';
 import { SecretBox } from './crypto/secret-box.js';
+import { loadSigningKeys, type SigningKeys } from './crypto/signing-keys.js';
 import { ApiKeyAuthenticator } from './customers/api-keys.js';
 import { CustomerRepository } from './customers/customer-repository.js';
 import { CustomerService } from './customers/customer-service.js';
+import { OAuthClients } from './customers/oauth-clients.js';
+import { Tenants } from './customers/tenants.js';
 import type { DatabaseHandle } from './db/database.js';
 import { JobClaims } from './db/job-claims.js';
 import { transactorFor } from './db/transactor.js';
@@ -21,6 +26,7 @@ import { UnitsOfWork } from './events/unit-of-work.js';
 import { FillLifecycle } from './fill-requests/fill-lifecycle.js';
 import { FillRequestRepository } from './fill-requests/fill-request-repository.js';
 import { FillRequestService } from './fill-requests/fill-request-service.js';
+import { scopes } from './generated/scopes.js';
 import { OrderRepository } from './fill-requests/order-repository.js';
 import { OrderService } from './fill-requests/order-service.js';
 import { IdempotencyRepository } from './idempotency/idempotency-repository.js';
@@ -66,6 +72,14 @@ export interface Services {
   idempotency: IdempotencyService;
   apiKeys: ApiKeyAuthenticator;
   customers: CustomerService;
+  /** Customers' OAuth 2.0 machine clients (made and revoked by the operator). */
+  oauthClients: OAuthClients;
+  /** Customers by tenant id (`x-tenant-id`). */
+  tenants: Tenants;
+  /** Bearer tokens: issued, verified, and the keys that verify them (`/.well-known/jwks.json`). */
+  accessTokens: AccessTokens;
+  /** The client credentials grant (`POST /oauth/token`). */
+  tokenExchange: TokenExchange;
   patients: PatientService;
   prescriptions: PrescriptionService;
   /** Prescriptions received (electronic, transferred, directly transferred), each with its NOTIFY_RX. */
@@ -123,6 +137,11 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const webhookDelivery = new WebhookDeliveryService(jobs, deliveryOutcomes, webhookEndpoints, config.webhooks, log);
 
   const customerRepository = new CustomerRepository(db);
+  const oauthClients = new OAuthClients(customerRepository, scopes);
+  // The signing keys are loaded on first use, as the secrets key is: a process that issues
+  // and verifies no token never needs one (on PostgreSQL, TOKEN_SIGNING_KEY).
+  let signingKeys: SigningKeys | undefined;
+  const accessTokens = new AccessTokens(() => (signingKeys ??= loadSigningKeys(config)), oauthClients, config.oauth);
   const patients = new PatientService(new PatientRepository(db), transactor, secrets, new ReadCache(config.readCacheTtlMs));
   const prescriptionRepository = new PrescriptionRepository(db);
   const prescriptions = new PrescriptionService(prescriptionRepository, patients);
@@ -144,7 +163,11 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     audit: new AuditTrail(new AuditRepository(db), transactor, config.audit, log),
     idempotency: new IdempotencyService(new IdempotencyRepository(db), transactor, secrets),
     apiKeys: new ApiKeyAuthenticator(customerRepository),
-    customers: new CustomerService(customerRepository),
+    customers: new CustomerService(customerRepository, { audience: config.oauth.audience, scopes }),
+    oauthClients,
+    tenants: new Tenants(customerRepository),
+    accessTokens,
+    tokenExchange: new TokenExchange(oauthClients, accessTokens),
     patients,
     prescriptions,
     prescriptionIntake,

@@ -16,3 +16,18 @@ export function randomToken(length = 24): string {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+/**
+ * A new tenant id: the customer's name as a DNS label (lower-case letters, digits and
+ * hyphens, at most 40 characters) and 8 random characters, e.g. `acme-health-k3x9q2mz`,
+ * so that it can name the tenant's domain (`https://<tenant_id>.auth.<domain>/`).
+ */
+export function newTenantId(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 40)
+    .replace(/^-+|-+$/g, '');
+  return `${slug || 'tenant'}-${randomToken(8).toLowerCase()}`;
+}

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(async () => database?.dispose());
 
 const db = () => database.handle.db;
-const customer = (id: string) => ({ id, name: 'Answer test', created_at: new Date().toISOString() });
+const customer = (id: string) => ({ id, name: 'Answer test', tenant_id: id, created_at: new Date().toISOString() });
 const exists = async (id: string) => (await db().selectFrom('customers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 
 /** A handler that writes one record in its unit of work, then answers; its answer is stored as a second record. */

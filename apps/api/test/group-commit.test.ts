@@ -14,7 +14,7 @@ describe.runIf(embedded)('group commit on the embedded database', () => {
   });
   afterAll(async () => database?.dispose());
 
-  const customer = (id: string) => ({ id, name: id, created_at: new Date().toISOString() });
+  const customer = (id: string) => ({ id, name: id, tenant_id: id, created_at: new Date().toISOString() });
 
   it('commits concurrent units together, and a failing unit is rolled back alone', async () => {
     const results = await Promise.allSettled([

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiKeyCaller, Principal } from '../src/auth/principal.js';
 import { ApiKeyScheme } from '../src/auth/schemes/api-key.js';
 import type { SecurityScheme } from '../src/auth/security-scheme.js';
-import type { SecuritySchemes } from '../src/auth/security-schemes.js';
+import { securitySchemes, type SecuritySchemes } from '../src/auth/security-schemes.js';
 import { HttpError } from '../src/errors.js';
 import type { Handlers } from '../src/generated/handlers.js';
 import { routes } from '../src/generated/routes.js';
@@ -202,9 +202,17 @@ describe('the generated route table', () => {
     ['createAccountConsent', [{ OAuth2ClientCredentials: ['accounts:consents:create'] }]],
     ['getPatient', [{ ApiKey: [] }]],
     ['createAccount', [{ TenantId: [] }]],
-    ['listConsults', [{ BearerJwt: [] }]],
+    ['listConsults', [{ ApiKey: [] }, { BearerJwt: [] }]],
+    ['listDiagnosticKits', [{ BearerJwt: [] }, { ApiKey: [] }]],
+    ['createAccessToken', []],
     ['getOpenApiDocument', []],
   ])('keeps the security requirements of %s as the spec writes them', (operationId, security) => {
     expect(securityOf(operationId)).toEqual(security);
+  });
+
+  it('names only schemes the service can check, so no operation answers 501 for its authentication', () => {
+    const registered = Object.keys(securitySchemes({} as never));
+    const named = new Set(routes.flatMap((route) => route.security.flatMap((requirement) => Object.keys(requirement))));
+    expect([...named].sort()).toEqual(registered.sort());
   });
 });

@@ -1,8 +1,10 @@
 /**
  * `pnpm admin <command>`: operator commands over the same database settings as the server.
  *   create-customer --name <name> [--webhook-url <url>]
- *       prints {"customer_id","sandbox_api_key","production_api_key"} (and, with
- *       --webhook-url, "sandbox_webhook_secret": the sandbox endpoint's signing secret)
+ *       prints {"customer_id","sandbox_api_key","production_api_key","tenant_id","audience",
+ *       "sandbox_client_id","sandbox_client_secret","production_client_id","production_client_secret"}
+ *       (and, with --webhook-url, "sandbox_webhook_secret": the sandbox endpoint's signing secret)
+ *   create-client | revoke-client | list-clients ...   OAuth 2.0 machine clients (client-commands.ts)
  *   set-webhook --customer <id> --environment sandbox|production --url <url>
  *       prints the endpoint; its "secret" only when the endpoint is new (shown once)
  *   audit [--customer <id>] [--record <id>] [--operation <id>] [--since <date-time>] ... (audit-command.ts)
@@ -22,6 +24,7 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createServices, type Services } from '../services.js';
 import { audit, AUDIT_USAGE } from './audit-command.js';
+import { CLIENT_USAGE, createClient, listClients, revokeClient } from './client-commands.js';
 import { CliError, ownerOption, type Command } from './command.js';
 import { enableWebhook, ENABLE_WEBHOOK_USAGE } from './enable-webhook.js';
 import { fill, FILL_USAGE } from './fill-commands.js';
@@ -33,6 +36,7 @@ import { setWebhook } from './webhook-commands.js';
 const USAGE = [
   'usage: pnpm admin create-customer --name <name> [--webhook-url <url>]',
   '       pnpm admin set-webhook --customer <id> --environment sandbox|production --url <url>',
+  ...CLIENT_USAGE,
   ...ENABLE_WEBHOOK_USAGE,
   ...TRANSFER_USAGE,
   ...FILL_USAGE,
@@ -75,6 +79,10 @@ const commands: Record<string, Command> = {
     return { customer_id: owner.customerId, environment: owner.environment, ...endpoint };
   },
   'enable-webhook': enableWebhook,
+  // OAuth 2.0 machine clients of the platform interfaces.
+  'create-client': createClient,
+  'revoke-client': revokeClient,
+  'list-clients': listClients,
   // The pharmacy staff's actions, one command per lifecycle.
   transfer,
   'direct-transfer': directTransfer,

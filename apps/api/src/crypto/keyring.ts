@@ -1,7 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createHmac } from 'node:crypto';
 import { isPostgresUrl, type Config } from '../config.js';
+import { embeddedKey } from './key-files.js';
 
 /** A key of the keyring and its id: the id travels with every value it seals. */
 export interface SealingKey {
@@ -43,37 +42,8 @@ export class Keyring {
 
 export type KeyringConfig = Pick<Config, 'secretsKey' | 'previousSecretsKeys' | 'databaseUrl'>;
 
-/** The key file of the embedded database: `secrets.key` beside the database file. */
-function secretsKeyFile(databaseUrl: string): string {
-  return join(dirname(resolve(databaseUrl.replace(/^file:/, ''))), 'secrets.key');
-}
-
-/** The key in `secrets.key` beside the embedded database, generated (mode 0600) the first time it is needed. */
-function embeddedKey(databaseUrl: string): Buffer {
-  const file = secretsKeyFile(databaseUrl);
-  const read = (): Buffer => {
-    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${file} must hold the base64 of 32 bytes`);
-    return key;
-  };
-  try {
-    return read();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  try {
-    const fd = openSync(file, 'wx', 0o600);
-    try {
-      writeSync(fd, `${randomBytes(32).toString('base64')}\n`);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    // Another process made it first: read theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return read();
-}
+/** The key file of the embedded database, beside the database file. */
+export const SECRETS_KEY_FILE = 'secrets.key';
 
 /**
  * The server's keyring. The current key is SECRETS_KEY when set; otherwise, on the
@@ -88,5 +58,5 @@ export function loadKeyring(config: KeyringConfig): Keyring {
       'SECRETS_KEY is required on PostgreSQL to seal and open stored secrets and patient identifiers (openssl rand -base64 32)',
     );
   }
-  return new Keyring(embeddedKey(config.databaseUrl), config.previousSecretsKeys);
+  return new Keyring(embeddedKey(config.databaseUrl, SECRETS_KEY_FILE), config.previousSecretsKeys);
 }

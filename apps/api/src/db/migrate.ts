@@ -13,6 +13,7 @@ import { encryptedPatientFields } from './migrations/009-encrypted-patient-field
 import { webhookEndpointStatus } from './migrations/011-webhook-endpoint-status.js';
 import { idempotencyKeys } from './migrations/012-idempotency-keys.js';
 import { auditTrail } from './migrations/013-audit-trail.js';
+import { platformIdentity } from './migrations/014-platform-identity.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -28,6 +29,7 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '011-webhook-endpoint-status': webhookEndpointStatus,
   '012-idempotency-keys': idempotencyKeys,
   '013-audit-trail': auditTrail(dialect),
+  '014-platform-identity': platformIdentity,
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */

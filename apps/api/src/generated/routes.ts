@@ -6874,6 +6874,3 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   }
 ];
-
-/** Every scope the spec's OAuth 2.0 security schemes declare: what a client may be granted. */
-export const scopes: readonly string[] = ["accounts:consents:create","accounts:delete"];

@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { inShape } from './error-shapes.js';
 import {
   HttpError,
   badRequest,
@@ -62,9 +63,11 @@ function logFailure(request: FastifyRequest, error: unknown, httpError: HttpErro
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  const httpError = toHttpError(error, request.headers['content-type']);
+  const httpError = inShape(toHttpError(error, request.headers['content-type']), request.routeOptions?.config?.errorShape);
   logFailure(request, error, httpError);
-  return reply.code(httpError.statusCode).header('x-request-id', request.id).send(errorBody(httpError, request.id));
+  reply.code(httpError.statusCode).header('x-request-id', request.id);
+  for (const [name, value] of Object.entries(httpError.headers)) reply.header(name, value);
+  return reply.send(errorBody(httpError, request.id));
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

@@ -19,7 +19,7 @@ type SuccessStatus = 200 | 201 | 202 | 204;
 /** What a handler answers: one of the operation's documented success statuses and its body. */
 export type OperationOutput<Op> = Op extends { responses: infer R }
   ? {
-      [S in keyof R & SuccessStatus]: { status: S; body: AnyContent<R[S]>; contentType?: string };
+      [S in keyof R & SuccessStatus]: { status: S; body: AnyContent<R[S]>; contentType?: string; headers?: Readonly<Record<string, string>> };
     }[keyof R & SuccessStatus]
   : never;
 
@@ -29,4 +29,9 @@ export interface RequestContext {
   /** The request's id (`x-request-id`); work the request causes later (jobs, deliveries) carries it. */
   requestId: string;
   services: Services;
+  /**
+   * A request header the spec cannot declare as a parameter (`Authorization`, which OpenAPI
+   * leaves to security schemes): the token exchange reads HTTP Basic client credentials here.
+   */
+  header(name: string): string | undefined;
 }

@@ -35,6 +35,12 @@ function servedPaths(path: string): string[] {
   return path.startsWith('/v1/') ? [path, `/api${path}`] : [path];
 }
 
+/** One value of a request header (the first, when it came several times). */
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 function isForm(request: FastifyRequest): boolean {
   return (request.headers['content-type'] ?? '').toLowerCase().startsWith(FORM);
 }
@@ -103,7 +109,7 @@ export function registerOperations(
     const handler = handlers[route.operationId as keyof Handlers] as unknown as (
       input: { path: unknown; query: unknown; body: unknown },
       ctx: RequestContext,
-    ) => Promise<{ status: number; body: unknown; contentType?: string }>;
+    ) => Promise<{ status: number; body: unknown; contentType?: string; headers?: Readonly<Record<string, string>> }>;
     const onRequest = securityHook(route.security, schemes, route.operationId, limits);
     const idempotent = compiled.declaredHeaders.some(([, name]) => name === IDEMPOTENCY_KEY);
     if (idempotent && route.security.length === 0) {
@@ -131,7 +137,7 @@ export function registerOperations(
         compiled.declaredHeaders.flatMap(([lower, name]) => (request.headers[lower] === undefined ? [] : [[name, request.headers[lower]]])),
       );
       compiled.headers?.(headers);
-      const ctx: RequestContext = { principal: request.principal, requestId: request.id, services };
+      const ctx: RequestContext = { principal: request.principal, requestId: request.id, services, header: (name) => headerOf(request, name) };
       const input = { path, query, body };
       const key = idempotent ? (headers[IDEMPOTENCY_KEY] as string | undefined) : undefined;
       const out = key
@@ -144,6 +150,7 @@ export function registerOperations(
         : await handler(input, ctx);
       reply.code(out.status);
       if (out.contentType) reply.type(out.contentType);
+      if ('headers' in out && out.headers) reply.headers(out.headers);
       if (out.status < 300) call.response = out.body;
       return out.body;
     };
@@ -167,7 +174,7 @@ export function registerOperations(
         method: route.method as 'GET',
         url: fastifyPath(url),
         schema: { response: responseSchemas(route) },
-        config: { operationId: route.operationId, authenticates: route.security.length > 0 },
+        config: { operationId: route.operationId, authenticates: route.security.length > 0, errorShape: route.errorShape },
         ...(onRequest ? { onRequest } : {}),
         handler: serve,
       });

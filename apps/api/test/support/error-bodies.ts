@@ -12,7 +12,7 @@ function isErrorBody(value: unknown): value is Record<string, unknown> {
     value !== null &&
     !Array.isArray(value) &&
     typeof (value as Record<string, unknown>).error === 'string' &&
-    ('message' in value || 'validation_errors' in value)
+    ('message' in value || 'validation_errors' in value || 'error_description' in value)
   );
 }
 

@@ -4,6 +4,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { NewCustomer } from '../../src/customers/customer-service.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { TEST_TOKEN_SIGNING_KEY } from './test-keys.js';
 import { TEST_SECRETS_KEY } from './webhook-receiver.js';
 
 export interface TestApp {
@@ -35,12 +36,14 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   const database = await createTestDatabase();
   // The sandbox's simulated pharmacy waits an hour between steps unless a test asks for it
   // (SANDBOX_STEP_DELAY_MS: '0'), so it never changes records other tests assert on. Patients'
-  // identifiers, webhook secrets and stored answers are sealed: the app has a key of its own, never a `secrets.key` in the working folder.
+  // identifiers, webhook secrets and stored answers are sealed, and access tokens signed: the
+  // app has keys of its own, never a `secrets.key` or `token-signing.key` in the working folder.
   const config = loadConfig({
     LOG_LEVEL: options.log ? 'info' : 'silent',
     PORT: '0',
     SANDBOX_STEP_DELAY_MS: '3600000',
     SECRETS_KEY: TEST_SECRETS_KEY,
+    TOKEN_SIGNING_KEY: TEST_TOKEN_SIGNING_KEY,
     ...env,
   });
   const log = options.log;

@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /.well-known/jwks.json: Get the keys that verify access tokens. Scaffolded by `pnpm generate`; replace the body. */
-export const getJsonWebKeySet: Handlers['getJsonWebKeySet'] = async () => {
-  throw notImplemented('getJsonWebKeySet');
+/** Verifiers may cache the keys for a while; a rotation keeps the old key published far longer. */
+const CACHEABLE = { 'cache-control': 'public, max-age=300' };
+
+export const getJsonWebKeySet: Handlers['getJsonWebKeySet'] = async (_input, ctx) => {
+  return { status: 200, body: ctx.services.accessTokens.jwks(), headers: CACHEABLE };
 };
