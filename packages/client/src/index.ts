@@ -2,8 +2,27 @@
 import type { paths } from '@pharmacy/contract';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { idempotencyKeys, retryingFetch, type RetryOptions } from './retries.js';
+import { baseUrlOf, type ServerChoice } from './environments.js';
 
-export { isValidationError, type NotFoundErrorBody, type UnauthorizedErrorBody, type ValidationErrorBody } from './errors.js';
+export {
+  ClientCredentialsTokenProvider,
+  type AccessToken,
+  type AccessTokenProvider,
+  type ClientCredentialsOptions,
+} from './access-tokens.js';
+export { environmentBaseUrls, type PharmacyEnvironment, type ServerChoice } from './environments.js';
+export {
+  isValidationError,
+  OAuthError,
+  TokenExchangeError,
+  type NotFoundErrorBody,
+  type OAuthErrorBody,
+  type OAuthErrorCode,
+  type PlatformUnauthorizedErrorBody,
+  type UnauthorizedErrorBody,
+  type ValidationErrorBody,
+} from './errors.js';
+export { createPlatformClient, type PlatformClientOptions } from './platform-client.js';
 export type { Middleware } from 'openapi-fetch';
 export { idempotencyKeys, retryingFetch, type RetryOptions } from './retries.js';
 export {
@@ -19,16 +38,7 @@ export {
   type WebhookVerificationReason,
 } from './webhooks.js';
 
-export type PharmacyEnvironment = 'local' | 'sandbox' | 'production';
-
-/** The spec's servers (with the empty `alias`). */
-export const environmentBaseUrls: Record<PharmacyEnvironment, string> = {
-  local: 'http://localhost:3000',
-  sandbox: 'https://sandbox.pharmacy.example.com',
-  production: 'https://api.pharmacy.example.com',
-};
-
-export type PharmacyClientOptions = ({ baseUrl: string; environment?: never } | { environment: PharmacyEnvironment; baseUrl?: never }) & {
+export type PharmacyClientOptions = ServerChoice & {
   /** Sent as `Authorization: ApiKey <key>`; the key selects customer and environment. */
   apiKey?: string;
   /** Sent as `Authorization: Bearer <token>` instead of an API key. */
@@ -47,8 +57,7 @@ export type PharmacyClientOptions = ({ baseUrl: string; environment?: never } | 
 export type PharmacyClient = Client<paths>;
 
 export function createPharmacyClient(options: PharmacyClientOptions): PharmacyClient {
-  const baseUrl = options.baseUrl ?? environmentBaseUrls[options.environment!];
-  if (!baseUrl) throw new Error(`createPharmacyClient: unknown environment ${String(options.environment)}`);
+  const baseUrl = baseUrlOf(options, 'createPharmacyClient');
   if (options.apiKey && options.bearerToken) throw new Error('createPharmacyClient: pass apiKey or bearerToken, not both');
   const fetchOnce = options.fetch ?? ((request: Request) => fetch(request));
   const client = createClient<paths>({
