@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { openApiDocumentPath } from '@pharmacy/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { AccessTokens } from './access-tokens/access-tokens.js';
+import { AccountRepository } from './accounts/account-repository.js';
+import { accountSealedColumns } from './accounts/account-sealed-fields.js';
+import { AccountService } from './accounts/account-service.js';
 import { TokenExchange } from './access-tokens/token-exchange.js';
 import { AuditRepository } from './audit/audit-repository.js';
 import { AuditTrail } from './audit/audit-trail.js';
@@ -80,6 +83,8 @@ export interface Services {
   accessTokens: AccessTokens;
   /** The client credentials grant (`POST /oauth/token`). */
   tokenExchange: TokenExchange;
+  /** Tenants' user accounts and their consents (the accounts interface). */
+  accounts: AccountService;
   patients: PatientService;
   prescriptions: PrescriptionService;
   /** Prescriptions received (electronic, transferred, directly transferred), each with its NOTIFY_RX. */
@@ -120,7 +125,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const jobs = new JobClaims(db, transactor, database.dialect);
   // One box seals every field stored encrypted; the tables that hold them are re-encrypted together.
   const secrets = SecretBox.fromConfig(config);
-  const sealedTables = [patientSealedColumns, webhookEndpointSealedColumns, idempotencyKeySealedColumns];
+  const sealedTables = [patientSealedColumns, webhookEndpointSealedColumns, idempotencyKeySealedColumns, accountSealedColumns];
 
   // The special-purpose address ranges are read at start: a bad file stops the process.
   const addresses = AddressPolicy.load(config.webhooks.specialRangesFile);
@@ -168,6 +173,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     tenants: new Tenants(customerRepository),
     accessTokens,
     tokenExchange: new TokenExchange(oauthClients, accessTokens),
+    accounts: new AccountService(new AccountRepository(db), units, secrets),
     patients,
     prescriptions,
     prescriptionIntake,

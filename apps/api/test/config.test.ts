@@ -56,6 +56,26 @@ describe('configuration', () => {
     expect(config.previousSecretsKeys.map((k) => k.toString('base64'))).toEqual([KEY_A, KEY_B]);
   });
 
+  it('issues tokens for the default audience and issuer for an hour, and takes others; signing keys as the secrets key', () => {
+    expect(loadConfig({}).oauth).toEqual({
+      issuerTemplate: 'https://{tenant}.auth.pharmacy.example.com/',
+      audience: 'https://api.pharmacy.example.com',
+      tokenTtlSeconds: 3600,
+      signingKey: undefined,
+      previousSigningKeys: [],
+    });
+    const config = loadConfig({
+      OAUTH_ISSUER: 'https://auth.example.org/{tenant}/',
+      OAUTH_AUDIENCE: ' urn:example:platform ',
+      OAUTH_TOKEN_TTL: '600',
+      TOKEN_SIGNING_KEY: KEY_B,
+      TOKEN_SIGNING_KEY_PREVIOUS: KEY_A,
+    });
+    expect(config.oauth).toMatchObject({ issuerTemplate: 'https://auth.example.org/{tenant}/', audience: 'urn:example:platform', tokenTtlSeconds: 600 });
+    expect(config.oauth.signingKey?.toString('base64')).toBe(KEY_B);
+    expect(config.oauth.previousSigningKeys.map((k) => k.toString('base64'))).toEqual([KEY_A]);
+  });
+
   it('bounds requests and rate-limits by default, and takes other bounds or no rate limits', () => {
     expect(loadConfig({})).toMatchObject({
       requestLimits: { bodyMaxDepth: 32, bodyMaxMembers: 1000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 },
@@ -133,6 +153,14 @@ describe('configuration', () => {
     [{ WEBHOOK_DISABLE_AFTER: '366d' }, 'WEBHOOK_DISABLE_AFTER must be a duration such as 5d'],
     [{ WEBHOOK_DISABLE_MIN_FAILURES: '0' }, 'WEBHOOK_DISABLE_MIN_FAILURES must be an integer'],
     [{ WEBHOOK_SPECIAL_RANGES_FILE: ' ' }, 'WEBHOOK_SPECIAL_RANGES_FILE must be a non-empty text'],
+    [{ OAUTH_ISSUER: 'https://auth.example.com/' }, 'OAUTH_ISSUER must be an http(s) URL naming {tenant} once'],
+    [{ OAUTH_ISSUER: 'https://{tenant}.{tenant}.example.com/' }, 'OAUTH_ISSUER must be an http(s) URL naming {tenant} once'],
+    [{ OAUTH_ISSUER: 'ftp://{tenant}.example.com/' }, 'OAUTH_ISSUER must be an http(s) URL naming {tenant} once'],
+    [{ OAUTH_AUDIENCE: '' }, 'OAUTH_AUDIENCE must be a non-empty text'],
+    [{ OAUTH_TOKEN_TTL: '59' }, 'OAUTH_TOKEN_TTL must be an integer from 60 to 86400'],
+    [{ OAUTH_TOKEN_TTL: '86401' }, 'OAUTH_TOKEN_TTL must be an integer from 60 to 86400'],
+    [{ TOKEN_SIGNING_KEY: 'c2hvcnQ=' }, 'TOKEN_SIGNING_KEY must be the base64 of 32 random bytes'],
+    [{ TOKEN_SIGNING_KEY_PREVIOUS: `${KEY_A},nope` }, 'TOKEN_SIGNING_KEY_PREVIOUS must be a comma-separated list of keys'],
   ])('stops with a message naming the variable for %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -30,7 +30,10 @@ async function sealedValues(): Promise<string[]> {
   const db = t.database.handle.db;
   const patients = await db.selectFrom('patients').select(['ssn_encrypted', 'ssn_serial_encrypted', 'mbi_encrypted', 'id_image_encrypted']).execute();
   const endpoints = await db.selectFrom('webhook_endpoints').select('secret_encrypted').execute();
-  return [...patients.flatMap((p) => Object.values(p)), ...endpoints.map((e) => e.secret_encrypted)].filter((v): v is string => v !== null);
+  const accounts = await db.selectFrom('accounts').select(['contact_name_encrypted', 'contact_number_encrypted']).execute();
+  return [...patients.flatMap((p) => Object.values(p)), ...endpoints.map((e) => e.secret_encrypted), ...accounts.flatMap((a) => Object.values(a))].filter(
+    (v): v is string => v !== null,
+  );
 }
 
 describe('rotating the secrets key', () => {
@@ -39,6 +42,8 @@ describe('rotating the secrets key', () => {
     for (let i = 0; i < 3; i++) tokens.push(await createPatient(t, acme.sandbox_api_key, identifiers));
     await createPatient(t, acme.sandbox_api_key);
     const { data: endpoint } = await t.client(acme.sandbox_api_key).PUT('/v1/webhook_endpoint', { body: { url: 'http://127.0.0.1:9/hooks' } });
+    const contact = { contactName: 'Jane Doe', contactNumber: '4155550100' };
+    await t.app.services.accounts.create(owner, { email: 'jane@example.com', password: 'Sunrise2026', ...contact }, 'req_rotation');
     expect(new Set((await sealedValues()).map((v) => v.slice(0, 16)))).toEqual(new Set([sealedWith(OLD_KEY)]));
 
     // Every process now runs with the new key, the old one as previous: old values open, new ones seal with the new key.
@@ -64,6 +69,9 @@ describe('rotating the secrets key', () => {
         { field: 'webhook_endpoints.secret_encrypted', values: 1, rewritten: 1, changed_meanwhile: 0, remaining: 0 },
         // The endpoint's answer, stored for the Idempotency-Key the client sent with it.
         { field: 'idempotency_keys.response_body', values: 1, rewritten: 1, changed_meanwhile: 0, remaining: 0 },
+        // The account's contact details.
+        { field: 'accounts.contact_name_encrypted', values: 1, rewritten: 1, changed_meanwhile: 0, remaining: 0 },
+        { field: 'accounts.contact_number_encrypted', values: 1, rewritten: 1, changed_meanwhile: 0, remaining: 0 },
       ],
       remaining: 0,
     });
@@ -75,7 +83,7 @@ describe('rotating the secrets key', () => {
       for (const token of tokens) expect((await after.get(`/v1/patient/${token}`, acme.sandbox_api_key)).json.mbi).toBe(identifiers.mbi);
       expect((await after.app.services.webhookEndpoints.target(owner))?.secret).toBe(endpoint!.secret);
       const again = await after.app.services.reencryption.run();
-      expect(again.fields.map((f) => [f.values, f.rewritten])).toEqual([[4, 0], [3, 0], [3, 0], [3, 0], [1, 0], [1, 0]]);
+      expect(again.fields.map((f) => [f.values, f.rewritten])).toEqual([[4, 0], [3, 0], [3, 0], [3, 0], [1, 0], [1, 0], [1, 0], [1, 0]]);
     } finally {
       await after.close();
     }

@@ -6553,8 +6553,9 @@ export interface components {
         /**
          * AccountPassword
          * @description The account's password: 8 to 72 characters with at least one upper-case letter, one
-         *     lower-case letter and one digit. It is stored only as a salted hash (72 characters is
-         *     the bcrypt input limit) and never returned by any operation.
+         *     lower-case letter and one digit (the source's rules). It is stored only as a salted
+         *     scrypt hash (N = 2^15, r = 8, p = 3; our design) and never returned by any operation.
+         *     Surrounding white space is trimmed, as of every string of a request body.
          */
         AccountPassword: string;
         /**
@@ -6574,7 +6575,7 @@ export interface components {
          *     are refused with `is not allowed`.
          */
         AccountCreate: {
-            /** @description The account's email address; compared case-insensitively, one account per address and tenant (our rule). */
+            /** @description The account's email address; stored lower-cased and compared so, one live account per address, tenant and environment (our rule). */
             email: components["schemas"]["Email"];
             password: components["schemas"]["AccountPassword"];
             /** @description A phone number to reach the account holder. */

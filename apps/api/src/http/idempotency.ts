@@ -24,9 +24,12 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The request's fingerprint: the operation and its validated arguments. */
-export function fingerprintOf(operationId: string, input: { path: unknown; query: unknown; body: unknown }): string {
-  return createHash('sha256').update(canonical([operationId, input.path, input.query, input.body])).digest('hex');
+/** The request's fingerprint: the operation and its validated arguments (its declared headers but the key itself, when there are any). */
+export function fingerprintOf(operationId: string, input: { path: unknown; query: unknown; headers?: Record<string, unknown>; body: unknown }): string {
+  const { [IDEMPOTENCY_KEY]: _key, ...headers } = input.headers ?? {};
+  const args = [operationId, input.path, input.query, input.body];
+  if (Object.keys(headers).length > 0) args.push(headers);
+  return createHash('sha256').update(canonical(args)).digest('hex');
 }
 
 /** Whose keys they are: the caller's customer and environment (or its tenant). */

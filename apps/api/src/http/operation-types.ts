@@ -7,10 +7,12 @@ type Params<Op, Where extends string> = Op extends { parameters: { [K in Where]?
   ? [P] extends [undefined | never] ? Record<string, never> : NonNullable<P>
   : Record<string, never>;
 
-/** What a handler receives: validated path and query parameters and body. */
+/** What a handler receives: validated path, query and header parameters and body. */
 export interface OperationInput<Op> {
   path: Params<Op, 'path'>;
   query: Params<Op, 'query'>;
+  /** The header parameters the operation declares, by the spec's spelling of their names. */
+  headers: Params<Op, 'header'>;
   body: Op extends { requestBody?: infer B } ? JsonContent<NonNullable<B>> : undefined;
 }
 

@@ -107,7 +107,7 @@ export function registerOperations(
   for (const route of routes) {
     const compiled = compileRoute(route, compileValidator);
     const handler = handlers[route.operationId as keyof Handlers] as unknown as (
-      input: { path: unknown; query: unknown; body: unknown },
+      input: { path: unknown; query: unknown; headers: unknown; body: unknown },
       ctx: RequestContext,
     ) => Promise<{ status: number; body: unknown; contentType?: string; headers?: Readonly<Record<string, string>> }>;
     const onRequest = securityHook(route.security, schemes, route.operationId, limits);
@@ -138,7 +138,7 @@ export function registerOperations(
       );
       compiled.headers?.(headers);
       const ctx: RequestContext = { principal: request.principal, requestId: request.id, services, header: (name) => headerOf(request, name) };
-      const input = { path, query, body };
+      const input = { path, query, headers, body };
       const key = idempotent ? (headers[IDEMPOTENCY_KEY] as string | undefined) : undefined;
       const out = key
         ? await answerOnce(

@@ -95,7 +95,9 @@ function describe(error: ErrorObject, data: unknown): ValidationErrorItem {
       return { key: keyOf(error), message: `must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}` };
     }
     case 'format':
-      return { key: keyOf(error), message: `must be a valid ${p.format}` };
+      return valueAt(data, error.instancePath) === ''
+        ? { key: keyOf(error), message: 'is not allowed to be empty' }
+        : { key: keyOf(error), message: `must be a valid ${p.format}` };
     case 'minimum':
     case 'exclusiveMinimum':
       return { key: keyOf(error), message: `must be greater than ${error.keyword === 'minimum' ? 'or equal to ' : ''}${p.limit}` };

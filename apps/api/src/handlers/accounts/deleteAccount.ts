@@ -1,7 +1,7 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** DELETE /accounts/{accountId}: Delete an account. Scaffolded by `pnpm generate`; replace the body. */
-export const deleteAccount: Handlers['deleteAccount'] = async () => {
-  throw notImplemented('deleteAccount');
+export const deleteAccount: Handlers['deleteAccount'] = async ({ path }, ctx) => {
+  await ctx.services.accounts.delete(ownerOf(ctx), path.accountId, ctx.requestId);
+  return { status: 204, body: undefined };
 };
