@@ -1,3 +1,5 @@
+import { createPlatformClient, OAuthError } from '@pharmacy/client';
+import { contractMiddleware } from '@pharmacy/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/accounts/passwords.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
@@ -224,5 +226,33 @@ describe('deleting an account (DELETE /accounts/{accountId})', () => {
     await t.app.services.audit.flush();
     const [event] = await t.app.services.audit.find({ recordId: id, operation: 'deleteAccount', limit: 1 });
     expect(event).toMatchObject({ actor_type: 'client', actor_id: acme.sandbox_client_id, environment: 'sandbox', status: 204, record_ids: [id] });
+  });
+});
+
+describe('the typed platform client (@pharmacy/client)', () => {
+  it('exchanges its credentials once, then registers a consent and deletes the account, every answer as the spec says', async () => {
+    const client = createPlatformClient({
+      baseUrl: t.baseUrl,
+      clientId: acme.sandbox_client_id,
+      clientSecret: acme.sandbox_client_secret,
+      audience: acme.audience,
+      retry: false,
+      middleware: [contractMiddleware()],
+    });
+    const accountId = await sandboxAccount();
+    const recorded = await client.POST('/accounts/{accountId}/consents', { params: { path: { accountId } }, body: { type: 'privacy_policy' } });
+    expect(recorded.response.status).toBe(201);
+    expect(recorded.data).toMatchObject({ type: 'privacy_policy', accountId });
+    const deleted = await client.DELETE('/accounts/{accountId}', { params: { path: { accountId } } });
+    expect(deleted.response.status).toBe(204);
+    const again = await client.DELETE('/accounts/{accountId}', { params: { path: { accountId } } });
+    expect(again.error).toEqual(notFound);
+  });
+
+  it('throws a typed OAuthError when its credentials are refused', async () => {
+    const client = createPlatformClient({ baseUrl: t.baseUrl, clientId: acme.sandbox_client_id, clientSecret: 'wrong', audience: acme.audience, retry: false });
+    const call = client.DELETE('/accounts/{accountId}', { params: { path: { accountId: 'acc_1' } } });
+    await expect(call).rejects.toBeInstanceOf(OAuthError);
+    await expect(call).rejects.toMatchObject({ status: 401, error: 'invalid_client' });
   });
 });
