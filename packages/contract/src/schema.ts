@@ -1547,20 +1547,16 @@ export interface paths {
         };
         /**
          * List lab test kits
-         * @description Lists the kinds of at-home collection kit the tenant can send to patients, with the
-         *     tests each kit serves. The listing takes no parameters and is not paged (a
-         *     catalogue).
+         * @description Lists the kits of the deployment's catalogue, the kinds of at-home collection kit a
+         *     lab order can send, as a bare array (the real platform's shape). Each kit has the
+         *     real `id` and `sku`, and our `name`, `description`, `sample_type` and `test_ids` (the
+         *     tests it serves). The listing takes no parameters and is not paged.
          *
-         *     Statuses (the source lists `200`, `400`, `401`, `404`, `500`): `400` when a query
-         *     parameter is sent (the listing takes none); `404` `Unable to find Kits.` when the
-         *     tenant has no kit configured (our reading: an empty catalogue is answered as not
-         *     found rather than as an empty set); `500` is an unexpected, probably transient
-         *     failure, to retry later.
-         *
-         *     The diagnostics interface is version `v0`, in its paths. Its fields are snake_case, as the source's `test_id`, `kit_id`,
-         *     `custom_data_1` and `kit_serial` are (the source's only camelCase names, `pageToken`
-         *     and the `orderId` path parameter, are kept as it spells them). The kit fields are
-         *     our design.
+         *     Statuses (the real platform lists `200`, `400`, `401`, `404`, `500`): `404` `Unable to
+         *     find Kits.` when the environment's catalogue has no kit (our reading: an empty
+         *     catalogue is answered as not found); `500` is an unexpected, probably transient
+         *     failure, to retry later. The sandbox starts with a sample catalogue; the operator
+         *     imports production's (`pnpm admin diagnostics-catalogue import`).
          */
         get: operations["listDiagnosticKits"];
         put?: never;
@@ -1580,14 +1576,12 @@ export interface paths {
         };
         /**
          * List lab tests
-         * @description Lists the lab tests the tenant can order, with the panels each measures, the kit
-         *     that collects its sample and whether an order needs a physician's approval. The
-         *     listing takes no parameters and is not paged (a catalogue); a tenant without tests
-         *     gets an empty `results`.
-         *
-         *     Statuses (as the source lists them): `400` when a query parameter is sent (the
-         *     listing takes none); `500` is an unexpected, probably transient failure, to retry
-         *     later. The test fields are our design (snake_case, as the rest of diagnostics).
+         * @description Lists the tests of the deployment's catalogue as a bare array (the real platform's
+         *     shape): the real `id` and `name`, and what an integrator needs to order correctly
+         *     (our additions): the panels the test measures with the results each reports (codes,
+         *     LOINC where the analyte has one, units, reference ranges), the sample the patient
+         *     collects, whether an order must name its approving physician, and the kits that serve
+         *     it. An environment without a catalogue answers `[]`. Not paged.
          */
         get: operations["listDiagnosticTests"];
         put?: never;
@@ -1607,42 +1601,254 @@ export interface paths {
         };
         /**
          * List lab orders
-         * @description Lists the tenant's lab orders, newest first, one page at a time.
+         * @description Lists the caller's lab orders, newest first, one page at a time, as the real platform
+         *     answers them: `{results, nextPageToken}`.
          *
          *     Filters combine (all must hold). `test_id` and `kit_id` take an operator prefix then
          *     a version-4 UUID (`$eq:3f6c1a2e-...`); `custom_data_1` to `custom_data_3` take an
          *     operator prefix then any text. Operators: `$lt:`, `$lte:`, `$eq:`, `$gte:`, `$gt:`;
          *     values are compared as text. `panels` is repeatable and, when sent, holds at least
-         *     one panel code; an order matches when its test measures any of them.
+         *     one panel, by code or name; an order matches when it runs any of them.
          *
-         *     Paging: pass the answered `next_page_token` as `pageToken` (the source's camelCase
-         *     name) until it is null. A malformed value (a missing or unknown operator, a UUID
-         *     that is not version 4, a `limit` out of 1 to 100, an unreadable `pageToken`)
-         *     answers `400`. The order and page shapes are our design; diagnostics fields are
-         *     snake_case, as the source's filter names are.
+         *     Paging: pass the answered `nextPageToken` as `pageToken` until it is left out. A
+         *     malformed value (a missing or unknown operator, a UUID that is not version 4, a
+         *     `limit` out of 1 to 100, an unreadable `pageToken`) answers `400`.
          */
         get: operations["listDiagnosticOrders"];
         put?: never;
         /**
          * Order a lab test kit
-         * @description Creates a lab order and fulfils a new kit of the test to the patient at `address`.
-         *     The order starts at `ORDER_SUCCESS`; each following milestone (shipped, in transit,
+         * @description Creates a lab order and fulfils a new kit of the test to the patient at `address`: the
+         *     real platform's body (`PostOrders`). If the patient already has a kit, use `POST
+         *     /diagnostics/v0/orders/register` instead. The order starts at `ORDER_SUCCESS` (an
+         *     event); each following milestone updates `status` and is emitted as an event, and the
+         *     kit's serial is assigned when it ships.
+         *
+         *     `test_id` and `address` are required, and the patient, by `patient_token` or inline
+         *     as `patient` (one of them: `400` keyed `patient` when both, `patient_token` when
+         *     neither). **When the test requires physician approval**
+         *     (`requires_physician_approval` in `GET /diagnostics/v0/tests`) and no `physician` is
+         *     given, the order is refused with `400` and `{key: physician, message: is required}`.
+         *     An unknown `test_id`, a `kit_id` that does not serve the test, a `panels` item that is
+         *     no panel of the test, or a `patient_token` or `insurance_token` that is not one of the
+         *     caller's records is a `400` keyed by that field. Unknown fields are refused with `is
+         *     not allowed`.
+         *
+         *     The real platform answers "200 or 201"; this service answers `201 Created` with the
+         *     order. JSON bodies only (`415` otherwise). Send an `Idempotency-Key` to retry safely.
+         *
+         *     ## In the sandbox
+         *     A simulated lab carries sandbox orders through their lifecycle by itself, one
+         *     milestone every `SANDBOX_STEP_DELAY_MS` (production orders move as the operator
+         *     records them): order success, shipped (the kit's serial is assigned), in transit,
          *     delivered to patient, shipped to lab, in transit to lab, delivered to lab, lab
-         *     accessed kit, results available) updates `status` and is emitted as an event. The
-         *     service registers the kit's serial when it ships the kit.
-         *
-         *     `patient_token`, `test_id` and `address` are required; `physician` is optional,
-         *     **but when the test requires physician approval** (`requires_physician_approval` in
-         *     `GET /diagnostics/v0/tests`) and no `physician` is given, the order is refused with
-         *     `400` and `{key: physician, message: is required}`. An unknown `test_id` or
-         *     `patient_token` is also a validation error (`400`, `{key: test_id, message: is not
-         *     a known test}`; our wording). Unknown fields are refused with `is not allowed`.
-         *
-         *     The source answers "200 or 201"; this service answers `201 Created` with the order.
-         *     JSON bodies only (`415` otherwise). The body and order fields are our design
-         *     (snake_case, as the source's `kit_serial` and filter names are).
+         *     accessed kit, results available, each with its `DIAGNOSTICS_*` event. Results are
+         *     normal, drawn within each analyte's reference range. Markers in `custom_data_1`,
+         *     `custom_data_2` or `custom_data_3` force other outcomes (see `x-sandbox-triggers`):
+         *     `sandbox:abnormal` (results out of range, qualitative ones abnormal),
+         *     `sandbox:reject` (the lab rejects the sample after it was delivered to the lab; not
+         *     fixable), `sandbox:reject:fixable` (rejected, fixable with a new sample).
          */
         post: operations["createDiagnosticOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diagnostics/v0/orders/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an order for a kit already held
+         * @description Creates a lab order for a kit the customer already holds or fulfils itself, with its
+         *     `kit_serial` (when the service ships the kit, use `POST /diagnostics/v0/orders`
+         *     instead). The body is the real platform's `RegisterOrder`: that of order creation
+         *     without `specimen`, plus the required `kit_serial`; `address` is optional, since
+         *     nothing is shipped.
+         *
+         *     The order starts at `ORDER_SUCCESS` with its kit registered; the milestones to the
+         *     patient are skipped (the next is shipped to lab). The rules of order creation hold
+         *     (the patient by token or inline; `physician` when the test requires approval; kit and
+         *     panels of the test). A malformed serial answers `400`; a serial already registered to
+         *     an order `409`.
+         *
+         *     The real platform answers "200 or 201"; this service answers `201` with the order.
+         *     JSON bodies only. Send an `Idempotency-Key` to retry safely.
+         *
+         *     ## In the sandbox
+         *     A simulated lab carries sandbox orders through their lifecycle by itself, one
+         *     milestone every `SANDBOX_STEP_DELAY_MS` (production orders move as the operator
+         *     records them): order success, shipped (the kit's serial is assigned), in transit,
+         *     delivered to patient, shipped to lab, in transit to lab, delivered to lab, lab
+         *     accessed kit, results available, each with its `DIAGNOSTICS_*` event. Results are
+         *     normal, drawn within each analyte's reference range. Markers in `custom_data_1`,
+         *     `custom_data_2` or `custom_data_3` force other outcomes (see `x-sandbox-triggers`):
+         *     `sandbox:abnormal` (results out of range, qualitative ones abnormal),
+         *     `sandbox:reject` (the lab rejects the sample after it was delivered to the lab; not
+         *     fixable), `sandbox:reject:fixable` (rejected, fixable with a new sample).
+         */
+        post: operations["registerDiagnosticOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diagnostics/v0/orders/{order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                order_id: components["parameters"]["DiagnosticOrderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a lab order
+         * @description Answers one of the caller's lab orders (the real platform's `Order`), with its current
+         *     `status`. An `order_id` that is not a version-4 UUID answers `400`; an unknown order,
+         *     or another tenant's or environment's, `404` `Unable to find Order.`.
+         */
+        get: operations["getDiagnosticOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diagnostics/v0/orders/{order_id}/rejection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                order_id: components["parameters"]["DiagnosticOrderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get why the lab rejected an order's sample
+         * @description Answers why the lab could not process the order's sample (the real platform's
+         *     rejection): `reason`, `rejected_at`, whether it is `fixable` with a new sample, and the
+         *     `panel_name` concerned when one panel alone failed. An order that was not rejected
+         *     answers `404` `The order was not rejected.` (our design; the real platform does not
+         *     say); an unknown order `404` `Unable to find Order.`.
+         */
+        get: operations["getDiagnosticOrderRejection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diagnostics/v0/orders/{order_id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                order_id: components["parameters"]["DiagnosticOrderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get lab results of an order
+         * @description Answers the order's results as a bare array (the real platform's shape): each result
+         *     with its `name`, `quantitative_value` (a number, as text) or `qualitative_value`,
+         *     `measured_at`, `panel_name` and `severity`, and our `panel_code`, `code` (LOINC where
+         *     the analyte has one), `code_system`, `unit` and `reference_range`. Results are
+         *     readable only once the order's status is `RESULTS_AVAILABLE`: before, and for a
+         *     rejected order, the answer is `[]` (our design: polling needs no error handling). An
+         *     unknown order answers `404` `Unable to find Order.`.
+         */
+        get: operations["getDiagnosticOrderResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diagnostics/v2/orders/{order_id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                order_id: components["parameters"]["DiagnosticOrderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get lab results of an order, with their files
+         * @description Version 2 of the results (the real platform's): each result as in version 0, plus the
+         *     `media_ids` of the files the lab attached to it (empty when none).
+         *     As version 0, it answers the order's results as a bare array (the real platform's shape): each result
+         *     with its `name`, `quantitative_value` (a number, as text) or `qualitative_value`,
+         *     `measured_at`, `panel_name` and `severity`, and our `panel_code`, `code` (LOINC where
+         *     the analyte has one), `code_system`, `unit` and `reference_range`. Results are
+         *     readable only once the order's status is `RESULTS_AVAILABLE`: before, and for a
+         *     rejected order, the answer is `[]` (our design: polling needs no error handling). An
+         *     unknown order answers `404` `Unable to find Order.`.
+         */
+        get: operations["getDiagnosticOrderResultsV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diagnostics/v0/kits/{kit_id}/validation/kit_serial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The kit's id (a version-4 UUID), as `GET /diagnostics/v0/kits` lists it.
+                 * @example c2d9a8e1-6f3b-4a7c-8e5d-1b2a3c4d5e6f
+                 */
+                kit_id: components["parameters"]["DiagnosticKitId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Check a kit serial
+         * @description Answers whether a kit serial can be registered for an order of this kit (the real
+         *     platform's check; the serial travels in the query parameter `test`, as the real
+         *     platform names it): `true` when it is well-formed (4 to 64 letters, digits and
+         *     hyphens) and no order has registered it yet, else `false`. An unknown kit answers
+         *     `404` `Unable to find Kit.`.
+         */
+        get: operations["validateKitSerial"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1667,7 +1873,9 @@ export interface paths {
          * Register a kit for an order
          * @description Registers the physical kit (its `kit_serial`) for an existing order, for kits the
          *     customer holds or fulfils itself; otherwise the service registers the kit when it
-         *     ships it. Answers `200` with the updated order.
+         *     ships it. Answers `200` with the updated order (its `kit.serial` set). The seed's
+         *     operation; the real platform registers kits only with `POST
+         *     /diagnostics/v0/orders/register`.
          *
          *     A kit is registered once: when the order already has a kit serial, or the serial is
          *     registered to another order, the request answers `409` (our design; the source
@@ -1693,23 +1901,38 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an order for a kit already held
-         * @description Creates a lab order for a kit the customer already holds or fulfils itself (when the
-         *     service ships the kit, use `POST /diagnostics/v0/orders` instead: it registers the
-         *     kit when shipping). The payload is that of order creation plus the required
-         *     `kit_serial`; `address` is not required, since nothing is shipped.
+         * Create an order for a kit already held (the seed's path)
+         * @description Creates a lab order for a kit the customer already holds or fulfils itself, with its
+         *     `kit_serial` (when the service ships the kit, use `POST /diagnostics/v0/orders`
+         *     instead). The body is the real platform's `RegisterOrder`: that of order creation
+         *     without `specimen`, plus the required `kit_serial`; `address` is optional, since
+         *     nothing is shipped.
          *
-         *     The order starts at `ORDER_SUCCESS` with the kit registered; the milestones to the
-         *     patient are skipped and `tracking_numbers.to_patient` stays null. The physician rule
-         *     is the one of order creation: a test that requires physician approval needs
-         *     `physician`, else `400` `{key: physician, message: is required}`. A serial already
-         *     registered to an order answers `409`.
+         *     The order starts at `ORDER_SUCCESS` with its kit registered; the milestones to the
+         *     patient are skipped (the next is shipped to lab). The rules of order creation hold
+         *     (the patient by token or inline; `physician` when the test requires approval; kit and
+         *     panels of the test). A malformed serial answers `400`; a serial already registered to
+         *     an order `409`.
          *
-         *     The source does not list the statuses: like order creation, this answers `201` with
-         *     the order (our choice), `400`, `401`, `409`, `413`, `415` and `500`. JSON bodies
-         *     only.
+         *     The real platform answers "200 or 201"; this service answers `201` with the order.
+         *     JSON bodies only. Send an `Idempotency-Key` to retry safely.
+         *
+         *     This is the seed's path, without the `/diagnostics` prefix; it behaves exactly as
+         *     `POST /diagnostics/v0/orders/register`, the real platform's path.
+         *
+         *     ## In the sandbox
+         *     A simulated lab carries sandbox orders through their lifecycle by itself, one
+         *     milestone every `SANDBOX_STEP_DELAY_MS` (production orders move as the operator
+         *     records them): order success, shipped (the kit's serial is assigned), in transit,
+         *     delivered to patient, shipped to lab, in transit to lab, delivered to lab, lab
+         *     accessed kit, results available, each with its `DIAGNOSTICS_*` event. Results are
+         *     normal, drawn within each analyte's reference range. Markers in `custom_data_1`,
+         *     `custom_data_2` or `custom_data_3` force other outcomes (see `x-sandbox-triggers`):
+         *     `sandbox:abnormal` (results out of range, qualitative ones abnormal),
+         *     `sandbox:reject` (the lab rejects the sample after it was delivered to the lab; not
+         *     fixable), `sandbox:reject:fixable` (rejected, fixable with a new sample).
          */
-        post: operations["registerDiagnosticOrder"];
+        post: operations["registerDiagnosticOrderUnprefixed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1732,19 +1955,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get lab results of an order
-         * @description Answers the lab results of an order. Their structure depends on the test; this
-         *     service answers every test in one generic shape (our design): the test's panels,
-         *     each with coded results carrying a value (a number, or text for qualitative
-         *     results), a unit, the lab's reference range and a flag (`normal`, `low`, `high`,
-         *     `critical`, `abnormal`).
-         *
-         *     Before the order reaches `RESULTS_AVAILABLE` the answer is still `200`, with the
-         *     current `status`, an empty `panels` and a null `resulted_at` (our design: polling
-         *     needs no error handling). An `orderId` that is not a version-4 UUID answers `400`; an
+         * Get lab results of an order (the seed's path)
+         * @description Answers the order's results as a bare array (the real platform's shape): each result
+         *     with its `name`, `quantitative_value` (a number, as text) or `qualitative_value`,
+         *     `measured_at`, `panel_name` and `severity`, and our `panel_code`, `code` (LOINC where
+         *     the analyte has one), `code_system`, `unit` and `reference_range`. Results are
+         *     readable only once the order's status is `RESULTS_AVAILABLE`: before, and for a
+         *     rejected order, the answer is `[]` (our design: polling needs no error handling). An
          *     unknown order answers `404` `Unable to find Order.`.
+         *
+         *     This is the seed's path, without the `/diagnostics` prefix and with the camelCase
+         *     `orderId`; it answers exactly as `GET /diagnostics/v0/orders/{order_id}/results`.
          */
-        get: operations["getDiagnosticOrderResults"];
+        get: operations["getDiagnosticOrderResultsUnprefixed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2503,6 +2726,44 @@ export interface webhooks {
          *     `GET /v1/webhook_events` for reprocessing.
          */
         post: operations["diagnosticsResultsAvailableEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    DIAGNOSTICS_ORDER_REJECTED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lab could not process the sample
+         * @description The lab rejected the order's sample (see `DiagnosticsOrderRejectedEvent`); it ends the order. Lab order events are
+         *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
+         *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
+         *     available. The event name and payload are our design; the source shows neither.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["diagnosticsOrderRejectedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4939,7 +5200,7 @@ export interface components {
          *     lifecycle are our design (the source does not name them).
          * @enum {string}
          */
-        CallbackType: "NOTIFY_RX" | "TRANSFER" | "TRANSFER_CONTACT" | "DIRECT_TRANSFER" | "ORDER" | "SHIPMENT" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT" | "DIAGNOSTICS_ORDER_SUCCESS" | "DIAGNOSTICS_ORDER_SHIPPED" | "DIAGNOSTICS_ORDER_IN_TRANSIT" | "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT" | "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB" | "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB" | "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB" | "DIAGNOSTICS_LAB_ACCESSED_KIT" | "DIAGNOSTICS_RESULTS_AVAILABLE";
+        CallbackType: "NOTIFY_RX" | "TRANSFER" | "TRANSFER_CONTACT" | "DIRECT_TRANSFER" | "ORDER" | "SHIPMENT" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT" | "DIAGNOSTICS_ORDER_SUCCESS" | "DIAGNOSTICS_ORDER_SHIPPED" | "DIAGNOSTICS_ORDER_IN_TRANSIT" | "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT" | "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB" | "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB" | "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB" | "DIAGNOSTICS_LAB_ACCESSED_KIT" | "DIAGNOSTICS_RESULTS_AVAILABLE" | "DIAGNOSTICS_ORDER_REJECTED";
         /**
          * WebhookEpochSeconds
          * Format: int64
@@ -5447,39 +5708,53 @@ export interface components {
         DiagnosticUuid: string;
         /**
          * DiagnosticOrderStatus
-         * @description Milestones of a lab order, in the order they happen (each is also emitted as an event):
-         *     order success, shipped, in transit, delivered to patient, shipped to lab, in transit to
-         *     lab, delivered to lab, lab accessed kit, results available. The names are our design.
+         * @description Where a lab order stands: the last milestone reached, in the order they happen (seed
+         *     6.4; each is also emitted as an event): order success, shipped, in transit, delivered
+         *     to patient, shipped to lab, in transit to lab, delivered to lab, lab accessed kit,
+         *     results available; or `REJECTED`, when the lab could not process the sample (see `GET
+         *     /diagnostics/v0/orders/{order_id}/rejection`). The names are our design; the real
+         *     platform shows only the example `PENDING`.
          * @enum {string}
          */
-        DiagnosticOrderStatus: "ORDER_SUCCESS" | "SHIPPED" | "IN_TRANSIT" | "DELIVERED_TO_PATIENT" | "SHIPPED_TO_LAB" | "IN_TRANSIT_TO_LAB" | "DELIVERED_TO_LAB" | "LAB_ACCESSED_KIT" | "RESULTS_AVAILABLE";
+        DiagnosticOrderStatus: "ORDER_SUCCESS" | "SHIPPED" | "IN_TRANSIT" | "DELIVERED_TO_PATIENT" | "SHIPPED_TO_LAB" | "IN_TRANSIT_TO_LAB" | "DELIVERED_TO_LAB" | "LAB_ACCESSED_KIT" | "RESULTS_AVAILABLE" | "REJECTED";
         /**
          * DiagnosticsEventDetails
          * @description The `details` of every lab order lifecycle event (`DIAGNOSTICS_*`). The source names the
          *     milestones but shows neither the event names nor their payloads; this shape is our
-         *     design: the order, the patient (by token), the milestone reached and when, and the
-         *     tracking number of the leg in progress. Each milestone's event schema narrows `status`
-         *     (and `results_available`, and whether `tracking_number` is set).
+         *     design: the order, the patient (by token), the milestone reached and when, the carrier
+         *     and tracking number of the leg in progress, and the rejection when the lab could not
+         *     process the sample. Each milestone's event schema narrows `status` (and
+         *     `results_available`, and whether `tracking_number` and `rejection` are set).
          */
         DiagnosticsEventDetails: {
             /** @description Id of the lab order, as answered when it was created (`POST /diagnostics/v0/orders`). */
             order_id: components["schemas"]["DiagnosticUuid"];
-            /** @description Token of the patient the kit is for. */
-            patient_token: components["schemas"]["Token"];
+            /** @description Token of the patient the kit is for; `null` when the order gave the patient inline. */
+            patient_token: string | null;
             /** @description The milestone reached. */
             status: components["schemas"]["DiagnosticOrderStatus"];
             /** @description When the milestone was reached (the carrier's or lab's time, which may precede the event's `timestamp`). */
             occurred_at: components["schemas"]["Timestamp"];
+            /** @description The carrier of the leg in progress (as `tracking_number`); `null` at the other milestones. */
+            carrier: string | null;
             /**
              * @description The carrier's tracking number of the leg in progress: the kit's way to the patient
              *     (shipped, in transit, delivered to patient) or the sample's way to the lab (shipped,
-             *     in transit, delivered to lab). `null` at the other milestones.
+             *     in transit, delivered to lab: the order's `kit.return_shipment`). `null` at the
+             *     other milestones.
              */
             tracking_number: string | null;
-            /** @description Serial number of the kit registered for the order (as `DiagnosticOrder.kit_serial`); `null` until a kit is registered. */
+            /** @description Serial number of the kit registered for the order (as `kit.serial` of the order); `null` until a kit is registered. */
             kit_serial: string | null;
-            /** @description True only at `RESULTS_AVAILABLE`; read them with `GET /v0/orders/{orderId}/results`. */
+            /** @description True only at `RESULTS_AVAILABLE`; read them with `GET /diagnostics/v0/orders/{order_id}/results`. */
             results_available: boolean;
+            /** @description At `REJECTED`, why (as `GET /diagnostics/v0/orders/{order_id}/rejection` answers it, `DiagnosticRejection`); `null` at every other milestone. */
+            rejection: {
+                reason: string;
+                rejected_at: components["schemas"]["Timestamp"];
+                fixable: boolean;
+                panel_name?: string;
+            } | null;
         };
         /**
          * DiagnosticsOrderSuccessEvent
@@ -5501,9 +5776,11 @@ export interface components {
             details: components["schemas"]["DiagnosticsEventDetails"] & {
                 /** @constant */
                 status?: "ORDER_SUCCESS";
+                carrier?: null;
                 tracking_number?: null;
                 /** @constant */
                 results_available?: false;
+                rejection?: null;
             };
             /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
             timestamp: components["schemas"]["WebhookEpochSeconds"];
@@ -5528,10 +5805,12 @@ export interface components {
             details: components["schemas"]["DiagnosticsEventDetails"] & {
                 /** @constant */
                 status?: "SHIPPED";
+                carrier?: string;
                 /** @description The tracking number of the kit's way to the patient (always set at this milestone). */
                 tracking_number?: string;
                 /** @constant */
                 results_available?: false;
+                rejection?: null;
             };
             /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
             timestamp: components["schemas"]["WebhookEpochSeconds"];
@@ -5556,10 +5835,12 @@ export interface components {
             details: components["schemas"]["DiagnosticsEventDetails"] & {
                 /** @constant */
                 status?: "IN_TRANSIT";
+                carrier?: string;
                 /** @description The tracking number of the kit's way to the patient (always set at this milestone). */
                 tracking_number?: string;
                 /** @constant */
                 results_available?: false;
+                rejection?: null;
             };
             /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
             timestamp: components["schemas"]["WebhookEpochSeconds"];
@@ -5584,10 +5865,12 @@ export interface components {
             details: components["schemas"]["DiagnosticsEventDetails"] & {
                 /** @constant */
                 status?: "DELIVERED_TO_PATIENT";
+                carrier?: string;
                 /** @description The tracking number of the kit's way to the patient (always set at this milestone). */
                 tracking_number?: string;
                 /** @constant */
                 results_available?: false;
+                rejection?: null;
             };
             /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
             timestamp: components["schemas"]["WebhookEpochSeconds"];
@@ -5612,10 +5895,12 @@ export interface components {
             details: components["schemas"]["DiagnosticsEventDetails"] & {
                 /** @constant */
                 status?: "SHIPPED_TO_LAB";
+                carrier?: string;
                 /** @description The tracking number of the sample's way to the lab (always set at this milestone). */
                 tracking_number?: string;
                 /** @constant */
                 results_available?: false;
+                rejection?: null;
             };
             /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
             timestamp: components["schemas"]["WebhookEpochSeconds"];
@@ -5640,10 +5925,12 @@ export interface components {
             details: components["schemas"]["DiagnosticsEventDetails"] & {
                 /** @constant */
                 status?: "IN_TRANSIT_TO_LAB";
+                carrier?: string;
                 /** @description The tracking number of the sample's way to the lab (always set at this milestone). */
                 tracking_number?: string;
                 /** @constant */
                 results_available?: false;
+                rejection?: null;
             };
             /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
             timestamp: components["schemas"]["WebhookEpochSeconds"];
@@ -5668,10 +5955,12 @@ export interface components {
             details: components["schemas"]["DiagnosticsEventDetails"] & {
                 /** @constant */
                 status?: "DELIVERED_TO_LAB";
+                carrier?: string;
                 /** @description The tracking number of the sample's way to the lab (always set at this milestone). */
                 tracking_number?: string;
                 /** @constant */
                 results_available?: false;
+                rejection?: null;
             };
             /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
             timestamp: components["schemas"]["WebhookEpochSeconds"];
@@ -5696,9 +5985,11 @@ export interface components {
             details: components["schemas"]["DiagnosticsEventDetails"] & {
                 /** @constant */
                 status?: "LAB_ACCESSED_KIT";
+                carrier?: null;
                 tracking_number?: null;
                 /** @constant */
                 results_available?: false;
+                rejection?: null;
             };
             /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
             timestamp: components["schemas"]["WebhookEpochSeconds"];
@@ -5723,9 +6014,41 @@ export interface components {
             details: components["schemas"]["DiagnosticsEventDetails"] & {
                 /** @constant */
                 status?: "RESULTS_AVAILABLE";
+                carrier?: null;
                 tracking_number?: null;
                 /** @constant */
                 results_available?: true;
+                rejection?: null;
+            };
+            /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
+         * DiagnosticsOrderRejectedEvent
+         * @description `DIAGNOSTICS_ORDER_REJECTED`: the lab could not process the order's sample (after it
+         *     reached the lab). It ends the order's lifecycle; `details.rejection` says why and
+         *     whether a new sample can fix it, as `GET /diagnostics/v0/orders/{order_id}/rejection`
+         *     does.
+         *
+         *     The event name and payload are our design (the source shows neither): a request event
+         *     whose `request_id` is the order's id, with status `error`, and `details` per
+         *     `DiagnosticsEventDetails` with `status` `REJECTED`.
+         */
+        DiagnosticsOrderRejectedEvent: {
+            /** @description The lab order's id (the same as `details.order_id`). */
+            request_id: components["schemas"]["DiagnosticUuid"];
+            /** @constant */
+            callback_type: "DIAGNOSTICS_ORDER_REJECTED";
+            /** @constant */
+            status: "error";
+            details: components["schemas"]["DiagnosticsEventDetails"] & {
+                /** @constant */
+                status?: "REJECTED";
+                carrier?: null;
+                tracking_number?: null;
+                /** @constant */
+                results_available?: false;
+                rejection?: Record<string, never>;
             };
             /** @description When the event was recorded, in seconds since 1970-01-01 00:00:00 UTC. */
             timestamp: components["schemas"]["WebhookEpochSeconds"];
@@ -5896,7 +6219,7 @@ export interface components {
          *     No OpenAPI `discriminator` is declared because `callback_type` alone does not select a
          *     single schema for those three types.
          */
-        WebhookEvent: components["schemas"]["NotifyRxEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["TransferContactEvent"] | components["schemas"]["DirectTransferEvent"] | components["schemas"]["OrderEvent"] | components["schemas"]["ShipmentEvent"] | components["schemas"]["DiagnosticsOrderSuccessEvent"] | components["schemas"]["DiagnosticsOrderShippedEvent"] | components["schemas"]["DiagnosticsOrderInTransitEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToPatientEvent"] | components["schemas"]["DiagnosticsOrderShippedToLabEvent"] | components["schemas"]["DiagnosticsOrderInTransitToLabEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToLabEvent"] | components["schemas"]["DiagnosticsLabAccessedKitEvent"] | components["schemas"]["DiagnosticsResultsAvailableEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["ConsultEvent"] | components["schemas"]["ConsultTaskEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["TransferOutEvent"] | components["schemas"]["VisitEvent"];
+        WebhookEvent: components["schemas"]["NotifyRxEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["TransferContactEvent"] | components["schemas"]["DirectTransferEvent"] | components["schemas"]["OrderEvent"] | components["schemas"]["ShipmentEvent"] | components["schemas"]["DiagnosticsOrderSuccessEvent"] | components["schemas"]["DiagnosticsOrderShippedEvent"] | components["schemas"]["DiagnosticsOrderInTransitEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToPatientEvent"] | components["schemas"]["DiagnosticsOrderShippedToLabEvent"] | components["schemas"]["DiagnosticsOrderInTransitToLabEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToLabEvent"] | components["schemas"]["DiagnosticsLabAccessedKitEvent"] | components["schemas"]["DiagnosticsResultsAvailableEvent"] | components["schemas"]["DiagnosticsOrderRejectedEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["ConsultEvent"] | components["schemas"]["ConsultTaskEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["TransferOutEvent"] | components["schemas"]["VisitEvent"];
         /**
          * WebhookDeliveryId
          * @description The unique id of an event's delivery, sent as the `webhook-id` header and the same on
@@ -6284,13 +6607,15 @@ export interface components {
         DiagnosticSampleType: "blood" | "saliva" | "urine" | "stool" | "swab";
         /**
          * DiagnosticKit
-         * @description A kind of at-home collection kit the tenant can send to patients (our design; the
-         *     source does not show kit fields). Fields are snake_case, as the diagnostics query
-         *     parameters are (`kit_id`, `test_id`).
+         * @description A kind of at-home collection kit the tenant can send to patients. `id` and `sku` are the
+         *     real platform's kit fields; `name`, `description`, `sample_type` and `test_ids` (which
+         *     tests the kit serves) are our additions, so that an order names a kit that fits its test.
          */
         DiagnosticKit: {
-            /** @description The kit's id, as the `kit_id` filter of the order listing takes it. */
+            /** @description The kit's id, as an order's `kit_id` and the listing's `kit_id` filter take it. */
             id: components["schemas"]["DiagnosticUuid"];
+            /** @description The stock-keeping unit printed on the kit. */
+            sku: string;
             name: string;
             /** @description What the kit holds and how it is used; null when none is configured. */
             description: string | null;
@@ -6300,56 +6625,143 @@ export interface components {
         };
         /**
          * DiagnosticKitList
-         * @description The tenant's kits, by name (our design; a catalogue, so not paged).
+         * @description The kits of the deployment's catalogue, by name; a bare array, as the real platform answers it (a catalogue, not paged).
          */
-        DiagnosticKitList: {
-            results: components["schemas"]["DiagnosticKit"][];
-        };
+        DiagnosticKitList: components["schemas"]["DiagnosticKit"][];
         /**
          * DiagnosticPanelCode
-         * @description The code of a lab panel (a group of analytes measured together), as the `panels` filter takes it (our form).
+         * @description The code of a lab panel (a group of results measured together), as the catalogue names it (our form).
          * @example lipid_panel
          */
         DiagnosticPanelCode: string;
         /**
-         * DiagnosticPanel
-         * @description A lab panel a test measures (our design).
+         * DiagnosticAnalyte
+         * @description One result a panel reports, as the catalogue describes it (our design), so that an integrator knows the results to expect.
          */
-        DiagnosticPanel: {
-            code: components["schemas"]["DiagnosticPanelCode"];
-            /** @description Human-readable name of the panel. */
+        DiagnosticAnalyte: {
+            /** @description The result's code, a LOINC code where the analyte has one. */
+            code: string;
+            /** @description `LOINC`, or null for a code of the lab's own. */
+            code_system: string | null;
             name: string;
+            /**
+             * @description `quantitative` results carry `quantitative_value` (a number in `unit`), `qualitative` ones `qualitative_value` (a word such as `NEGATIVE`).
+             * @enum {string}
+             */
+            kind: "quantitative" | "qualitative";
+            /** @description Unit of a quantitative result (`mg/dL`); null for qualitative ones. */
+            unit: string | null;
+            /** @description The normal range as text (`<200`, `40-60`), or the normal answer of a qualitative result (`NEGATIVE`); null when the catalogue gives none. */
+            reference_range: string | null;
+        };
+        /**
+         * DiagnosticTestPanel
+         * @description A panel a test measures, with the results it reports (our design).
+         */
+        DiagnosticTestPanel: {
+            code: components["schemas"]["DiagnosticPanelCode"];
+            /** @description The panel's name; an order's `panels` may name it by name or by code. */
+            name: string;
+            description: string | null;
+            results: components["schemas"]["DiagnosticAnalyte"][];
         };
         /**
          * DiagnosticTest
-         * @description A lab test the tenant can order (our design; the source does not show test fields).
-         *     `requires_physician_approval` tells whether an order must carry `physician`.
+         * @description A lab test the tenant can order. `id` and `name` are the real platform's test fields;
+         *     the rest is our addition, what an integrator needs to order correctly: the panels the
+         *     test measures (an order may ask for some of them), the sample the patient collects,
+         *     whether an order must name its approving `physician`, and the kits that serve it.
          */
         DiagnosticTest: {
-            /** @description The test's id, as `test_id` of an order and of the order listing's filter. */
+            /** @description The test's id, as an order's `test_id` and the listing's `test_id` filter take it. */
             id: components["schemas"]["DiagnosticUuid"];
             name: string;
             /** @description What the test measures; null when none is configured. */
             description: string | null;
-            /** @description The kit sent to the patient to collect the sample of this test. */
-            kit_id: components["schemas"]["DiagnosticUuid"];
             sample_type: components["schemas"]["DiagnosticSampleType"];
-            /** @description The panels the test measures. */
-            panels: components["schemas"]["DiagnosticPanel"][];
-            /** @description True when an order of this test needs a physician's approval, so the order must name the `physician`. */
+            /** @description True when an order of this test must name the approving `physician` (else `400` keyed `physician`). */
             requires_physician_approval: boolean;
+            /** @description The kits that collect its sample; an order's `kit_id` must be one of them (the first when the order names none). */
+            kit_ids: components["schemas"]["DiagnosticUuid"][];
+            panels: components["schemas"]["DiagnosticTestPanel"][];
         };
         /**
          * DiagnosticTestList
-         * @description The tests the tenant can order, by name (our design; a catalogue, so not paged).
+         * @description The tests of the deployment's catalogue, by name; a bare array, as the real platform answers it (a catalogue, not paged).
          */
-        DiagnosticTestList: {
-            results: components["schemas"]["DiagnosticTest"][];
+        DiagnosticTestList: components["schemas"]["DiagnosticTest"][];
+        /**
+         * DiagnosticPanel
+         * @description A panel an order asks the lab to run. `name` and `description` are the real platform's; `code` is ours.
+         */
+        DiagnosticPanel: {
+            name: string;
+            description: string | null;
+            code: components["schemas"]["DiagnosticPanelCode"];
+        };
+        /**
+         * KitSerial
+         * @description The serial number printed on a physical kit (our form; the source names `kit_serial` without a format).
+         * @example KT-2026-000481
+         */
+        KitSerial: string;
+        /**
+         * DiagnosticShipment
+         * @description A carrier's shipment of the kit (the real platform's `return_shipment` fields).
+         */
+        DiagnosticShipment: {
+            carrier: string;
+            tracking_number: string;
+        };
+        /**
+         * DiagnosticOrderKit
+         * @description The kit of an order, as the real platform answers it: its id and SKU, the serial of the
+         *     physical kit (once registered: by the service when it ships the kit, or by the
+         *     customer), and `return_shipment`, the sample's way back to the lab. `shipment`, the
+         *     kit's way to the patient, is our addition.
+         */
+        DiagnosticOrderKit: {
+            id: components["schemas"]["DiagnosticUuid"];
+            sku: string;
+            /** @description Left out until a kit is registered. */
+            serial?: components["schemas"]["KitSerial"];
+            /** @description Left out until the sample is shipped to the lab. */
+            return_shipment?: components["schemas"]["DiagnosticShipment"];
+            /** @description The kit's way to the patient; left out until shipped, and for kits the customer holds. */
+            shipment?: components["schemas"]["DiagnosticShipment"];
+        };
+        /**
+         * DiagnosticOrderPatient
+         * @description The patient of an order, as the real platform answers it: the date of birth as
+         *     `{day, month, year}`. From the patient record when the order named a `patient_token`
+         *     (as it stood then), or as given inline. Fields without a value are left out.
+         */
+        DiagnosticOrderPatient: {
+            first_name: string;
+            last_name: string;
+            dob: {
+                /** Format: int32 */
+                day: number;
+                /** Format: int32 */
+                month: number;
+                /** Format: int32 */
+                year: number;
+            };
+            /** @enum {string} */
+            gender: "male" | "female" | "unknown";
+            email?: string;
+            phone?: string;
+            street1?: string;
+            street2?: string;
+            city?: string;
+            state?: string;
+            zip?: string;
         };
         /**
          * DiagnosticShippingAddress
-         * @description Where the kit is shipped, normally the patient's home (our design; the source names
-         *     `address` without fields). Unlike the direct-transfer `Address`, no `company` is needed.
+         * @description Where the kit is shipped, normally the patient's home: the real platform's `Address`
+         *     (`name`, `street1`, `city` and `zip` required; `street2`, `state`). `country`, `phone`
+         *     and `email` are our additions for the carrier.
          */
         DiagnosticShippingAddress: {
             /** @description The recipient's name. */
@@ -6357,7 +6769,7 @@ export interface components {
             street1: string;
             street2?: string;
             city: string;
-            state: components["schemas"]["StateCode"];
+            state?: components["schemas"]["StateCode"];
             zip: components["schemas"]["Zip"];
             /** @description Two-letter country code; `US` when omitted. */
             country?: components["schemas"]["CountryCode"];
@@ -6366,68 +6778,135 @@ export interface components {
         };
         /**
          * DiagnosticPhysician
-         * @description The physician who approves a lab order (the source names "physician information";
-         *     the fields are our design). Required when the test requires physician approval.
+         * @description The physician who approves (requisitions) the order: the real platform's fields.
+         *     Required when the test requires physician approval.
          */
         DiagnosticPhysician: {
-            /** @description The physician's 10-digit National Provider Identifier. */
-            npi: string;
             first_name: components["schemas"]["PersonName"];
             last_name: components["schemas"]["PersonName"];
+            /** @description The physician's 10-digit National Provider Identifier. */
+            npi: string;
+            facility?: string;
+            /** @description The facility's street address, as one line. */
+            address?: string;
+            city?: string;
+            state?: components["schemas"]["StateCode"];
+            zip?: components["schemas"]["Zip"];
+            phone?: components["schemas"]["Phone"];
+            /** @description The physician's credential (`MD`, `DO`, `NP`...). */
+            credential?: string;
         };
         /**
-         * DiagnosticTrackingNumbers
-         * @description Carrier tracking numbers of the kit's two journeys (our design); each is null until that shipment exists.
+         * DiagnosticInsurance
+         * @description The patient's insurance for the test, as the real platform takes it (all four
+         *     required when sent). Stored encrypted; answers show only the last four characters of
+         *     `member_id` (our rule, as for the pharmacy's insurance records).
          */
-        DiagnosticTrackingNumbers: {
-            /** @description The shipment of the kit to the patient; stays null for kits the customer fulfils itself. */
-            to_patient: string | null;
-            /** @description The shipment of the sample back to the lab. */
-            to_lab: string | null;
+        DiagnosticInsurance: {
+            payer_name: string;
+            /** @description The group id on the insurance card. */
+            group_id: string;
+            /** @description The member id on the insurance card (masked in answers, `****1328`). */
+            member_id: string;
+            /** @description The RX BIN on the card, 6 characters. */
+            bin: string;
+        };
+        /**
+         * DiagnosticSpecimen
+         * @description What the patient reported with the sample, as the real platform takes it: when it was
+         *     collected and answers to the test's questionnaire, shaped like a FHIR
+         *     QuestionnaireResponse (camelCase, as FHIR and the real platform spell it). Kept with
+         *     the order and answered as sent.
+         */
+        DiagnosticSpecimen: {
+            /** @description When the sample was collected (a date or date-time, as the patient gave it). */
+            specimenCollectedDate?: string;
+            questionnaireResponse?: {
+                linkId?: string;
+                answer?: {
+                    valueCoding?: {
+                        code?: string;
+                        display?: string;
+                    };
+                    valueBoolean?: boolean;
+                    valueString?: string;
+                    valueDate?: string;
+                }[];
+            }[];
         };
         /**
          * DiagnosticOrder
-         * @description A lab order (our design; the source does not show order fields). `status` is the last
-         *     milestone reached; each milestone is also emitted as an event. Fields are snake_case,
-         *     as the source's `test_id`, `kit_id`, `custom_data_1` and `kit_serial` are.
+         * @description A lab order, in the real platform's shape: nested `test`, `panels`, `kit`, `patient`,
+         *     `address`, `physician`, `insurance`; `status`; `accession_id`, `fill_request_id`,
+         *     `media_ids`, `custom_data_1..3`, `specimen`. `patient_token`, `insurance_token` and
+         *     `created_at` are our additions. Optional parts the order was not given (a physician,
+         *     an insurance, the shipping address of a registered kit) are left out, as are values
+         *     not known yet (the kit's serial, the lab's accession id).
          */
         DiagnosticOrder: {
-            /** @description The order's id (`order_id` / `orderId` in paths). */
+            /** @description The order's id (`order_id` in paths). */
             id: components["schemas"]["DiagnosticUuid"];
+            test: {
+                id: components["schemas"]["DiagnosticUuid"];
+                name: string;
+            };
+            /** @description The panels the lab runs for this order (those asked for, or all of the test's). */
+            panels: components["schemas"]["DiagnosticPanel"][];
+            kit: components["schemas"]["DiagnosticOrderKit"];
             status: components["schemas"]["DiagnosticOrderStatus"];
-            patient_token: components["schemas"]["Token"];
-            /** @description The ordered test. */
-            test_id: components["schemas"]["DiagnosticUuid"];
-            /** @description The kind of kit used (the test's kit). */
-            kit_id: components["schemas"]["DiagnosticUuid"];
-            /** @description The serial of the physical kit; null until a kit is registered (by the service when it ships one, or by `PUT /v0/orders/{order_id}/kit_serial`). */
-            kit_serial: string | null;
-            /** @description Codes of the panels the ordered test measures (what the `panels` filter matches). */
-            panels: components["schemas"]["DiagnosticPanelCode"][];
-            /** @description Where the kit is shipped; null for a registered order sent without one. */
-            address: components["schemas"]["DiagnosticShippingAddress"] | null;
-            /** @description The approving physician; null when none was sent. */
-            physician: components["schemas"]["DiagnosticPhysician"] | null;
-            /** @description The customer's value sent with the order; null when none was sent. */
-            custom_data_1: string | null;
-            /** @description As `custom_data_1`. */
-            custom_data_2: string | null;
-            /** @description As `custom_data_1`. */
-            custom_data_3: string | null;
-            tracking_numbers: components["schemas"]["DiagnosticTrackingNumbers"];
+            patient: components["schemas"]["DiagnosticOrderPatient"];
+            /** @description The patient record the order was made for; left out when the patient was given inline. */
+            patient_token?: components["schemas"]["Token"];
+            address?: components["schemas"]["DiagnosticShippingAddress"];
+            physician?: components["schemas"]["DiagnosticPhysician"];
+            insurance?: components["schemas"]["DiagnosticInsurance"];
+            /** @description The insurance record the order named, when it named one. */
+            insurance_token?: components["schemas"]["Token"];
+            /** @description A fill request associated with the order; left out (this service associates none yet). */
+            fill_request_id?: string;
+            /** @description The lab's id of the sample, set when the lab accesses the kit. */
+            accession_id?: string;
+            /** @description The customer's value sent with the order. */
+            custom_data_1?: string;
+            custom_data_2?: string;
+            custom_data_3?: string;
+            /** @description Files attached to the order (ids for `GET /v2/media/{id}`); empty when none. */
+            media_ids: components["schemas"]["MediaId"][];
+            specimen?: components["schemas"]["DiagnosticSpecimen"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
         /**
          * DiagnosticOrderList
-         * @description One page of orders, newest first (our design, the house cursor shape). Pass
-         *     `next_page_token` as the `pageToken` query parameter to read the following page; it
-         *     is null on the last page.
+         * @description One page of orders, newest first, in the real platform's shape: `results`, and
+         *     `nextPageToken` to pass as the `pageToken` query parameter for the following page (left
+         *     out on the last page).
          */
         DiagnosticOrderList: {
             results: components["schemas"]["DiagnosticOrder"][];
-            /** @description Opaque token of the next page; null when there is none. */
-            next_page_token: string | null;
+            /** @description Opaque token of the next page. */
+            nextPageToken?: string;
+        };
+        /**
+         * DiagnosticPatient
+         * @description The patient, given inline instead of a `patient_token` (the real platform's fields;
+         *     only one of the two is accepted). Kept with the order; no pharmacy patient record is
+         *     made from it.
+         */
+        DiagnosticPatient: {
+            first_name: components["schemas"]["PersonName"];
+            last_name: components["schemas"]["PersonName"];
+            /** @description Date of birth, `YYYYMMDD`. */
+            dob: components["schemas"]["Date8"];
+            /** @enum {string} */
+            gender: "male" | "female" | "unknown";
+            email?: components["schemas"]["Email"];
+            phone?: components["schemas"]["Phone"];
+            street1?: string;
+            street2?: string;
+            city?: string;
+            state?: components["schemas"]["StateCode"];
+            zip: components["schemas"]["Zip"];
         };
         /**
          * DiagnosticCustomData
@@ -6439,34 +6918,131 @@ export interface components {
         DiagnosticCustomData: string;
         /**
          * DiagnosticOrderCreate
-         * @description A lab order to create: the service fulfils a new kit of the test to `address`
-         *     (the field set is our design; the source names the patient token, the shipping
-         *     address and optional physician information). Fields are snake_case, as the source's
-         *     `kit_serial`, `test_id` and `custom_data_1` are. Unknown fields are refused with
-         *     `is not allowed`.
+         * @description A lab order to create, the real platform's body (`PostOrders`): the service fulfils a
+         *     new kit of the test to `address`. `test_id` and `address` are required, and one of
+         *     `patient_token` and `patient` (not both: `400`); at most one of `insurance_token` and
+         *     `insurance`. Unknown fields are refused with `is not allowed`.
          *
-         *     When the test requires physician approval (`requires_physician_approval`) and no
-         *     `physician` is sent, the order is refused with `400` and
-         *     `{key: physician, message: is required}`; this depends on the test, so the schema
-         *     cannot express it.
+         *     Rules the schema cannot express, each a `400` keyed by its field: a test that requires
+         *     physician approval needs `physician` (`is required`); `kit_id` must be a kit of the
+         *     test (the test's first kit when left out); each of `panels` must name a panel of the
+         *     test, by code or by name (all of the test's panels when left out); `patient_token` and
+         *     `insurance_token` must be the caller's records.
          */
         DiagnosticOrderCreate: {
-            /** @description The patient the kit is for. */
-            patient_token: components["schemas"]["Token"];
+            /** @description The patient the kit is for, a patient record of the caller. Only one of `patient_token` and `patient` is accepted. */
+            patient_token?: components["schemas"]["Token"];
+            patient?: components["schemas"]["DiagnosticPatient"];
             /** @description The test to order (`GET /diagnostics/v0/tests`). */
             test_id: components["schemas"]["DiagnosticUuid"];
+            /** @description The kit to send, one of the test's `kit_ids`; the test's first kit when left out. */
+            kit_id?: components["schemas"]["DiagnosticUuid"];
+            /** @description The panels to run, each a panel of the test by code or name (case-insensitively); all of the test's panels when left out. */
+            panels?: string[];
             address: components["schemas"]["DiagnosticShippingAddress"];
             physician?: components["schemas"]["DiagnosticPhysician"];
+            insurance?: components["schemas"]["DiagnosticInsurance"];
+            /** @description An insurance record of the caller (made by a fill request). Only one of `insurance_token` and `insurance` is accepted. */
+            insurance_token?: components["schemas"]["Token"];
+            custom_data_1?: components["schemas"]["DiagnosticCustomData"];
+            custom_data_2?: components["schemas"]["DiagnosticCustomData"];
+            custom_data_3?: components["schemas"]["DiagnosticCustomData"];
+            specimen?: components["schemas"]["DiagnosticSpecimen"];
+        };
+        /**
+         * DiagnosticOrderRegistration
+         * @description An order for a kit the customer already holds or fulfils itself, the real platform's
+         *     body (`RegisterOrder`): that of order creation without `specimen`, plus the required
+         *     `kit_serial`; `address` is optional, since the service ships nothing. The rules of order
+         *     creation hold (one of `patient_token` and `patient`; physician, kit and panels of the
+         *     test); a serial that is malformed or already registered answers `400` or `409`.
+         */
+        DiagnosticOrderRegistration: {
+            kit_serial: components["schemas"]["KitSerial"];
+            /** @description The patient the kit is for. Only one of `patient_token` and `patient` is accepted. */
+            patient_token?: components["schemas"]["Token"];
+            patient?: components["schemas"]["DiagnosticPatient"];
+            /** @description The test to order (`GET /diagnostics/v0/tests`). */
+            test_id: components["schemas"]["DiagnosticUuid"];
+            /** @description The kind of kit held, one of the test's `kit_ids`; the test's first kit when left out. */
+            kit_id?: components["schemas"]["DiagnosticUuid"];
+            /** @description The panels to run, as for order creation. */
+            panels?: string[];
+            address?: components["schemas"]["DiagnosticShippingAddress"];
+            physician?: components["schemas"]["DiagnosticPhysician"];
+            insurance?: components["schemas"]["DiagnosticInsurance"];
+            /** @description An insurance record of the caller. Only one of `insurance_token` and `insurance` is accepted. */
+            insurance_token?: components["schemas"]["Token"];
             custom_data_1?: components["schemas"]["DiagnosticCustomData"];
             custom_data_2?: components["schemas"]["DiagnosticCustomData"];
             custom_data_3?: components["schemas"]["DiagnosticCustomData"];
         };
         /**
-         * KitSerial
-         * @description The serial number printed on a physical kit (our form; the source names `kit_serial` without a format).
-         * @example KT-2026-000481
+         * DiagnosticRejection
+         * @description Why the lab could not process an order's sample, as the real platform answers it:
+         *     `reason`, `rejected_at`, whether the problem is `fixable` (a new sample can be
+         *     collected and sent for the same order) and the `panel_name` concerned, when one panel
+         *     alone failed.
          */
-        KitSerial: string;
+        DiagnosticRejection: {
+            reason: string;
+            rejected_at: components["schemas"]["Timestamp"];
+            fixable: boolean;
+            panel_name?: string;
+        };
+        /**
+         * DiagnosticResult
+         * @description One result of an order, in the real platform's shape: `name`, `quantitative_value`
+         *     (a number as text) or `qualitative_value` (`NEGATIVE`, `DETECTED`...), `measured_at`,
+         *     `panel_name` and `severity` (`normal`, `low`, `high`, `critical` or `abnormal`, how the
+         *     value compares with its range). `panel_code`, `code` (LOINC where the analyte has one),
+         *     `code_system`, `unit` and `reference_range` are our additions.
+         */
+        DiagnosticResult: {
+            name: string;
+            /** @description The measured number, as text; left out for qualitative results. */
+            quantitative_value?: string;
+            /** @description The lab's answer; left out for quantitative results. */
+            qualitative_value?: string;
+            measured_at: components["schemas"]["Timestamp"];
+            panel_name: string;
+            /** @enum {string} */
+            severity: "normal" | "low" | "high" | "critical" | "abnormal";
+            panel_code: components["schemas"]["DiagnosticPanelCode"];
+            code: string;
+            code_system: string | null;
+            unit: string | null;
+            reference_range: string | null;
+        };
+        /**
+         * DiagnosticResultList
+         * @description An order's results, a bare array as the real platform answers it; empty until the order's status is `RESULTS_AVAILABLE`.
+         */
+        DiagnosticResultList: components["schemas"]["DiagnosticResult"][];
+        /**
+         * DiagnosticResultV2
+         * @description A result of the v2 listing, the v0 result plus the `media_ids` of the files the lab attached to it (the real platform's v2).
+         */
+        DiagnosticResultV2: {
+            name: string;
+            quantitative_value?: string;
+            qualitative_value?: string;
+            measured_at: components["schemas"]["Timestamp"];
+            panel_name: string;
+            /** @enum {string} */
+            severity: "normal" | "low" | "high" | "critical" | "abnormal";
+            panel_code: components["schemas"]["DiagnosticPanelCode"];
+            code: string;
+            code_system: string | null;
+            unit: string | null;
+            reference_range: string | null;
+            media_ids: components["schemas"]["MediaId"][];
+        };
+        /**
+         * DiagnosticResultListV2
+         * @description An order's results with their files (v2); empty until the order's status is `RESULTS_AVAILABLE`.
+         */
+        DiagnosticResultListV2: components["schemas"]["DiagnosticResultV2"][];
         /**
          * KitSerialRegistration
          * @description The kit to register on an existing order. The source does not show this body; we use
@@ -6474,81 +7050,6 @@ export interface components {
          */
         KitSerialRegistration: {
             kit_serial: components["schemas"]["KitSerial"];
-        };
-        /**
-         * DiagnosticOrderRegistration
-         * @description An order for a kit the customer already holds or fulfils itself: the fields of an
-         *     order creation plus the required `kit_serial`; `address` is optional, since the
-         *     service ships nothing (the field set is our design, as for order creation). The
-         *     physician rule is the same: a test that requires physician approval needs
-         *     `physician`, else `400` `{key: physician, message: is required}`.
-         */
-        DiagnosticOrderRegistration: {
-            /** @description The patient the kit is for. */
-            patient_token: components["schemas"]["Token"];
-            /** @description The test to order (`GET /diagnostics/v0/tests`). */
-            test_id: components["schemas"]["DiagnosticUuid"];
-            kit_serial: components["schemas"]["KitSerial"];
-            address?: components["schemas"]["DiagnosticShippingAddress"];
-            physician?: components["schemas"]["DiagnosticPhysician"];
-            custom_data_1?: components["schemas"]["DiagnosticCustomData"];
-            custom_data_2?: components["schemas"]["DiagnosticCustomData"];
-            custom_data_3?: components["schemas"]["DiagnosticCustomData"];
-        };
-        /**
-         * DiagnosticResultFlag
-         * @description How a value compares with its reference range (our design); `abnormal` for results without a numeric range.
-         * @enum {string}
-         */
-        DiagnosticResultFlag: "normal" | "low" | "high" | "critical" | "abnormal";
-        /**
-         * DiagnosticResult
-         * @description One measured analyte (our design).
-         */
-        DiagnosticResult: {
-            /** @description The analyte's code (for example a LOINC code). */
-            code: string;
-            name: string;
-            /** @description The measured value; a number for quantitative results, text for qualitative ones (`negative`, `detected`). */
-            value: string | number;
-            /** @description Unit of a quantitative value (`mg/dL`); null for qualitative results. */
-            unit: string | null;
-            /** @description The lab's reference range as text (`<200`, `40-60`); null when the lab gives none. */
-            reference_range: string | null;
-            /** @description The lab's interpretation; null when the lab gives none. */
-            flag: components["schemas"]["DiagnosticResultFlag"] | null;
-        };
-        /**
-         * DiagnosticResultPanel
-         * @description The results of one panel (our design).
-         */
-        DiagnosticResultPanel: {
-            code: components["schemas"]["DiagnosticPanelCode"];
-            name: string;
-            results: components["schemas"]["DiagnosticResult"][];
-        };
-        /**
-         * DiagnosticOrderResults
-         * @description The lab results of an order. Their content depends on the test, so the source shows no
-         *     structure; this generic shape (our design) carries any test: panels of coded results,
-         *     each with its value, unit, reference range and flag. Until the order reaches
-         *     `RESULTS_AVAILABLE`, `panels` is empty and `resulted_at` is null.
-         */
-        DiagnosticOrderResults: {
-            order_id: components["schemas"]["DiagnosticUuid"];
-            test_id: components["schemas"]["DiagnosticUuid"];
-            status: components["schemas"]["DiagnosticOrderStatus"];
-            /**
-             * Format: date-time
-             * @description When the patient collected the sample, as the lab records it; null until known.
-             */
-            collected_at: string | null;
-            /**
-             * Format: date-time
-             * @description When the lab released the results; null until results are available.
-             */
-            resulted_at: string | null;
-            panels: components["schemas"]["DiagnosticResultPanel"][];
         };
         /**
          * AccountPassword
@@ -7265,6 +7766,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
+        /** @description Conflict. The order already has a kit, or this kit serial is registered to an order already (our design). */
+        KitAlreadyRegistered: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
         /** @description Not Found. No lab order with this id for the tenant (our message, in the source's style). */
         DiagnosticOrderNotFound: {
             headers: {
@@ -7274,8 +7784,17 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Conflict. The order already has a kit, or this kit serial is registered to another order (our design). */
-        KitAlreadyRegistered: {
+        /** @description Not Found. No lab order with this id for the caller, or the order was not rejected (our design). */
+        DiagnosticOrderOrRejectionNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Not Found. No kit with this id in the catalogue (the real platform's "Kit not found"; our message). */
+        DiagnosticKitNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -7946,14 +8465,15 @@ export interface components {
          */
         DiagnosticCustomData3Filter: string;
         /**
-         * @description Only orders whose test measures at least one of these panels (by panel code; the
-         *     any-of semantics are our design). Repeat the parameter for several panels
-         *     (`panels=lipid_panel&panels=hba1c`); when sent it holds at least one item.
+         * @description Only orders that run at least one of these panels, each named by its code or by its
+         *     name (case-insensitively; the any-of semantics are our design). Repeat the parameter
+         *     for several panels (`panels=lipid_panel&panels=Hemoglobin%20A1c`); when sent it holds
+         *     at least one item.
          * @example [
          *       "lipid_panel"
          *     ]
          */
-        DiagnosticPanelsFilter: components["schemas"]["DiagnosticPanelCode"][];
+        DiagnosticPanelsFilter: string[];
         /**
          * @description The `next_page_token` of the previous page, to read the following one (an opaque
          *     string; the parameter's camelCase name is the source's).
@@ -7965,6 +8485,16 @@ export interface components {
          * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
          */
         DiagnosticOrderId: components["schemas"]["DiagnosticUuid"];
+        /**
+         * @description The kit's id (a version-4 UUID), as `GET /diagnostics/v0/kits` lists it.
+         * @example c2d9a8e1-6f3b-4a7c-8e5d-1b2a3c4d5e6f
+         */
+        DiagnosticKitId: components["schemas"]["DiagnosticUuid"];
+        /**
+         * @description The kit serial to check. The real platform names this parameter `test`.
+         * @example KT-2026-000481
+         */
+        KitSerialQuery: string;
         /**
          * @description The order's id (a version-4 UUID), as answered when the order was created. The source
          *     spells this path parameter `orderId` here and `order_id` in the kit registration path;
@@ -10312,7 +10842,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The tenant's kits (at least one). */
+            /** @description The catalogue's kits, by name. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10340,7 +10870,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The tenant's tests (possibly none). */
+            /** @description The catalogue's tests, by name. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10406,9 +10936,10 @@ export interface operations {
                  */
                 custom_data_3?: components["parameters"]["DiagnosticCustomData3Filter"];
                 /**
-                 * @description Only orders whose test measures at least one of these panels (by panel code; the
-                 *     any-of semantics are our design). Repeat the parameter for several panels
-                 *     (`panels=lipid_panel&panels=hba1c`); when sent it holds at least one item.
+                 * @description Only orders that run at least one of these panels, each named by its code or by its
+                 *     name (case-insensitively; the any-of semantics are our design). Repeat the parameter
+                 *     for several panels (`panels=lipid_panel&panels=Hemoglobin%20A1c`); when sent it holds
+                 *     at least one item.
                  * @example [
                  *       "lipid_panel"
                  *     ]
@@ -10427,7 +10958,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of matching orders. */
+            /** @description One page of orders, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10449,7 +10980,26 @@ export interface operations {
     createDiagnosticOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10472,9 +11022,242 @@ export interface operations {
             401: components["responses"]["PlatformOrApiKeyUnauthorized"];
             404: components["responses"]["NoRoute"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    registerDiagnosticOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticOrderRegistration"];
+            };
+        };
+        responses: {
+            /** @description Created; the new order, its kit registered. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["NoRoute"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["KitAlreadyRegistered"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDiagnosticOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                order_id: components["parameters"]["DiagnosticOrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["DiagnosticOrderNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDiagnosticOrderRejection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                order_id: components["parameters"]["DiagnosticOrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rejection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticRejection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["DiagnosticOrderOrRejectionNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDiagnosticOrderResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                order_id: components["parameters"]["DiagnosticOrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order's results (empty until results are available). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticResultList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["DiagnosticOrderNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDiagnosticOrderResultsV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's id (a version-4 UUID), as answered when the order was created.
+                 * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
+                 */
+                order_id: components["parameters"]["DiagnosticOrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order's results with their files (empty until results are available). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticResultListV2"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["DiagnosticOrderNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    validateKitSerial: {
+        parameters: {
+            query: {
+                /**
+                 * @description The kit serial to check. The real platform names this parameter `test`.
+                 * @example KT-2026-000481
+                 */
+                test: components["parameters"]["KitSerialQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The kit's id (a version-4 UUID), as `GET /diagnostics/v0/kits` lists it.
+                 * @example c2d9a8e1-6f3b-4a7c-8e5d-1b2a3c4d5e6f
+                 */
+                kit_id: components["parameters"]["DiagnosticKitId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the serial can be registered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": boolean;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["DiagnosticKitNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
@@ -10521,10 +11304,29 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
-    registerDiagnosticOrder: {
+    registerDiagnosticOrderUnprefixed: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10534,7 +11336,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created; the new order with its kit registered. */
+            /** @description Created; the new order, its kit registered. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10551,12 +11353,13 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
         };
     };
-    getDiagnosticOrderResults: {
+    getDiagnosticOrderResultsUnprefixed: {
         parameters: {
             query?: never;
             header?: never;
@@ -10573,13 +11376,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The order's results (empty `panels` until results are available). */
+            /** @description The order's results (empty until results are available). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DiagnosticOrderResults"];
+                    "application/json": components["schemas"]["DiagnosticResultList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -11614,6 +12417,61 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DiagnosticsResultsAvailableEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    diagnosticsOrderRejectedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `DIAGNOSTICS_ORDER_REJECTED` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiagnosticsOrderRejectedEvent"];
             };
         };
         responses: {

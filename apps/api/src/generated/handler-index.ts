@@ -17,7 +17,11 @@ import { findPatient } from '../handlers/patients/findPatient.js';
 import { getAutoRefill } from '../handlers/auto-refill/getAutoRefill.js';
 import { getAvailability } from '../handlers/lookups/getAvailability.js';
 import { getCopayRequest } from '../handlers/copay-requests/getCopayRequest.js';
+import { getDiagnosticOrder } from '../handlers/diagnostics/getDiagnosticOrder.js';
+import { getDiagnosticOrderRejection } from '../handlers/diagnostics/getDiagnosticOrderRejection.js';
 import { getDiagnosticOrderResults } from '../handlers/diagnostics/getDiagnosticOrderResults.js';
+import { getDiagnosticOrderResultsUnprefixed } from '../handlers/diagnostics/getDiagnosticOrderResultsUnprefixed.js';
+import { getDiagnosticOrderResultsV2 } from '../handlers/diagnostics/getDiagnosticOrderResultsV2.js';
 import { getDirectTransfer } from '../handlers/direct-transfers/getDirectTransfer.js';
 import { getExternalLocation } from '../handlers/lookups/getExternalLocation.js';
 import { getExternalTransfer } from '../handlers/lookups/getExternalTransfer.js';
@@ -58,12 +62,14 @@ import { receiveSandboxElectronicPrescription } from '../handlers/sandbox/receiv
 import { redeliverWebhookEvent } from '../handlers/webhook-deliveries/redeliverWebhookEvent.js';
 import { redeliverWebhookEvents } from '../handlers/webhook-deliveries/redeliverWebhookEvents.js';
 import { registerDiagnosticOrder } from '../handlers/diagnostics/registerDiagnosticOrder.js';
+import { registerDiagnosticOrderUnprefixed } from '../handlers/diagnostics/registerDiagnosticOrderUnprefixed.js';
 import { registerKitSerial } from '../handlers/diagnostics/registerKitSerial.js';
 import { rescheduleFillRequest } from '../handlers/scheduled-fills/rescheduleFillRequest.js';
 import { rotateWebhookEndpointSecret } from '../handlers/webhook-endpoints/rotateWebhookEndpointSecret.js';
 import { setWebhookEndpoint } from '../handlers/webhook-endpoints/setWebhookEndpoint.js';
 import { testWebhookEndpoint } from '../handlers/webhook-endpoints/testWebhookEndpoint.js';
 import { updatePatient } from '../handlers/patients/updatePatient.js';
+import { validateKitSerial } from '../handlers/diagnostics/validateKitSerial.js';
 
 export const handlers: Handlers = {
   cancelAutoRefill,
@@ -83,7 +89,11 @@ export const handlers: Handlers = {
   getAutoRefill,
   getAvailability,
   getCopayRequest,
+  getDiagnosticOrder,
+  getDiagnosticOrderRejection,
   getDiagnosticOrderResults,
+  getDiagnosticOrderResultsUnprefixed,
+  getDiagnosticOrderResultsV2,
   getDirectTransfer,
   getExternalLocation,
   getExternalTransfer,
@@ -124,10 +134,12 @@ export const handlers: Handlers = {
   redeliverWebhookEvent,
   redeliverWebhookEvents,
   registerDiagnosticOrder,
+  registerDiagnosticOrderUnprefixed,
   registerKitSerial,
   rescheduleFillRequest,
   rotateWebhookEndpointSecret,
   setWebhookEndpoint,
   testWebhookEndpoint,
   updatePatient,
+  validateKitSerial,
 };

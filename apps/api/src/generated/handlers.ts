@@ -2,7 +2,7 @@
 import type { operations } from '@pharmacy/contract';
 import type { OperationInput, OperationOutput, RequestContext } from '../http/operation-types.js';
 
-export type OperationId = 'cancelAutoRefill' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'enableWebhookEndpoint' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getCopayRequest' | 'getDiagnosticOrderResults' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getJsonWebKeySet' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'receiveSandboxElectronicPrescription' | 'redeliverWebhookEvent' | 'redeliverWebhookEvents' | 'registerDiagnosticOrder' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'setWebhookEndpoint' | 'testWebhookEndpoint' | 'updatePatient';
+export type OperationId = 'cancelAutoRefill' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'enableWebhookEndpoint' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getCopayRequest' | 'getDiagnosticOrder' | 'getDiagnosticOrderRejection' | 'getDiagnosticOrderResults' | 'getDiagnosticOrderResultsUnprefixed' | 'getDiagnosticOrderResultsV2' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getJsonWebKeySet' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'receiveSandboxElectronicPrescription' | 'redeliverWebhookEvent' | 'redeliverWebhookEvents' | 'registerDiagnosticOrder' | 'registerDiagnosticOrderUnprefixed' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'setWebhookEndpoint' | 'testWebhookEndpoint' | 'updatePatient' | 'validateKitSerial';
 
 export interface Handlers {
   /** DELETE /v1/auto-refill/{prescription_token}: Cancel an auto-refill subscription */
@@ -39,8 +39,16 @@ export interface Handlers {
   getAvailability(input: OperationInput<operations['getAvailability']>, ctx: RequestContext): Promise<OperationOutput<operations['getAvailability']>>;
   /** GET /v1/copay_request/{request_id}: Get a copay request */
   getCopayRequest(input: OperationInput<operations['getCopayRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['getCopayRequest']>>;
-  /** GET /v0/orders/{orderId}/results: Get lab results of an order */
+  /** GET /diagnostics/v0/orders/{order_id}: Get a lab order */
+  getDiagnosticOrder(input: OperationInput<operations['getDiagnosticOrder']>, ctx: RequestContext): Promise<OperationOutput<operations['getDiagnosticOrder']>>;
+  /** GET /diagnostics/v0/orders/{order_id}/rejection: Get why the lab rejected an order's sample */
+  getDiagnosticOrderRejection(input: OperationInput<operations['getDiagnosticOrderRejection']>, ctx: RequestContext): Promise<OperationOutput<operations['getDiagnosticOrderRejection']>>;
+  /** GET /diagnostics/v0/orders/{order_id}/results: Get lab results of an order */
   getDiagnosticOrderResults(input: OperationInput<operations['getDiagnosticOrderResults']>, ctx: RequestContext): Promise<OperationOutput<operations['getDiagnosticOrderResults']>>;
+  /** GET /v0/orders/{orderId}/results: Get lab results of an order (the seed's path) */
+  getDiagnosticOrderResultsUnprefixed(input: OperationInput<operations['getDiagnosticOrderResultsUnprefixed']>, ctx: RequestContext): Promise<OperationOutput<operations['getDiagnosticOrderResultsUnprefixed']>>;
+  /** GET /diagnostics/v2/orders/{order_id}/results: Get lab results of an order, with their files */
+  getDiagnosticOrderResultsV2(input: OperationInput<operations['getDiagnosticOrderResultsV2']>, ctx: RequestContext): Promise<OperationOutput<operations['getDiagnosticOrderResultsV2']>>;
   /** GET /v1/direct_transfer/{direct_transfer_token}: Get a direct transfer */
   getDirectTransfer(input: OperationInput<operations['getDirectTransfer']>, ctx: RequestContext): Promise<OperationOutput<operations['getDirectTransfer']>>;
   /** GET /v1/external_locations/{id}: Get an external location */
@@ -119,8 +127,10 @@ export interface Handlers {
   redeliverWebhookEvent(input: OperationInput<operations['redeliverWebhookEvent']>, ctx: RequestContext): Promise<OperationOutput<operations['redeliverWebhookEvent']>>;
   /** POST /v1/webhook_events/redeliver: Redeliver failed events since a time */
   redeliverWebhookEvents(input: OperationInput<operations['redeliverWebhookEvents']>, ctx: RequestContext): Promise<OperationOutput<operations['redeliverWebhookEvents']>>;
-  /** POST /v0/orders/register: Create an order for a kit already held */
+  /** POST /diagnostics/v0/orders/register: Create an order for a kit already held */
   registerDiagnosticOrder(input: OperationInput<operations['registerDiagnosticOrder']>, ctx: RequestContext): Promise<OperationOutput<operations['registerDiagnosticOrder']>>;
+  /** POST /v0/orders/register: Create an order for a kit already held (the seed's path) */
+  registerDiagnosticOrderUnprefixed(input: OperationInput<operations['registerDiagnosticOrderUnprefixed']>, ctx: RequestContext): Promise<OperationOutput<operations['registerDiagnosticOrderUnprefixed']>>;
   /** PUT /v0/orders/{order_id}/kit_serial: Register a kit for an order */
   registerKitSerial(input: OperationInput<operations['registerKitSerial']>, ctx: RequestContext): Promise<OperationOutput<operations['registerKitSerial']>>;
   /** POST /scheduled-fill-requests: Reschedule a fill request */
@@ -133,4 +143,6 @@ export interface Handlers {
   testWebhookEndpoint(input: OperationInput<operations['testWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['testWebhookEndpoint']>>;
   /** POST /v1/patient/{patient_token}: Update a patient */
   updatePatient(input: OperationInput<operations['updatePatient']>, ctx: RequestContext): Promise<OperationOutput<operations['updatePatient']>>;
+  /** GET /diagnostics/v0/kits/{kit_id}/validation/kit_serial: Check a kit serial */
+  validateKitSerial(input: OperationInput<operations['validateKitSerial']>, ctx: RequestContext): Promise<OperationOutput<operations['validateKitSerial']>>;
 }

@@ -584,6 +584,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ApiKey": []
       }
     ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
     "body": {
       "required": true,
       "contentTypes": [
@@ -631,6 +643,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
@@ -644,6 +662,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -680,7 +704,25 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "test_id"
         ],
         [
+          "body",
+          "kit_id"
+        ],
+        [
+          "body",
+          "insurance_token"
+        ],
+        [
           "response",
+          "id"
+        ],
+        [
+          "response",
+          "test",
+          "id"
+        ],
+        [
+          "response",
+          "kit",
           "id"
         ],
         [
@@ -689,11 +731,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ],
         [
           "response",
-          "test_id"
+          "insurance_token"
         ],
         [
           "response",
-          "kit_id"
+          "media_ids",
+          "[]"
         ]
       ]
     }
@@ -1914,7 +1957,322 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   },
   {
+    "operationId": "getDiagnosticOrder",
+    "method": "GET",
+    "path": "/diagnostics/v0/orders/{order_id}",
+    "security": [
+      {
+        "BearerJwt": []
+      },
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "order_id": {
+          "$ref": "contract#/components/schemas/DiagnosticUuid"
+        }
+      },
+      "required": [
+        "order_id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/DiagnosticOrder"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "order_id"
+        ],
+        [
+          "response",
+          "id"
+        ],
+        [
+          "response",
+          "test",
+          "id"
+        ],
+        [
+          "response",
+          "kit",
+          "id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "insurance_token"
+        ],
+        [
+          "response",
+          "media_ids",
+          "[]"
+        ]
+      ]
+    }
+  },
+  {
+    "operationId": "getDiagnosticOrderRejection",
+    "method": "GET",
+    "path": "/diagnostics/v0/orders/{order_id}/rejection",
+    "security": [
+      {
+        "BearerJwt": []
+      },
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "order_id": {
+          "$ref": "contract#/components/schemas/DiagnosticUuid"
+        }
+      },
+      "required": [
+        "order_id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/DiagnosticRejection"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "order_id"
+        ]
+      ]
+    }
+  },
+  {
     "operationId": "getDiagnosticOrderResults",
+    "method": "GET",
+    "path": "/diagnostics/v0/orders/{order_id}/results",
+    "security": [
+      {
+        "BearerJwt": []
+      },
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "order_id": {
+          "$ref": "contract#/components/schemas/DiagnosticUuid"
+        }
+      },
+      "required": [
+        "order_id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/DiagnosticResultList"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "order_id"
+        ]
+      ]
+    }
+  },
+  {
+    "operationId": "getDiagnosticOrderResultsUnprefixed",
     "method": "GET",
     "path": "/v0/orders/{orderId}/results",
     "security": [
@@ -1940,7 +2298,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "200": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/DiagnosticOrderResults"
+          "$ref": "contract#/components/schemas/DiagnosticResultList"
         }
       },
       "400": {
@@ -2005,14 +2363,108 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         [
           "path",
           "orderId"
-        ],
+        ]
+      ]
+    }
+  },
+  {
+    "operationId": "getDiagnosticOrderResultsV2",
+    "method": "GET",
+    "path": "/diagnostics/v2/orders/{order_id}/results",
+    "security": [
+      {
+        "BearerJwt": []
+      },
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "order_id": {
+          "$ref": "contract#/components/schemas/DiagnosticUuid"
+        }
+      },
+      "required": [
+        "order_id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/DiagnosticResultListV2"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
         [
-          "response",
+          "path",
           "order_id"
         ],
         [
           "response",
-          "test_id"
+          "[]",
+          "media_ids",
+          "[]"
         ]
       ]
     }
@@ -4048,7 +4500,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "minItems": 1,
           "maxItems": 20,
           "items": {
-            "$ref": "contract#/components/schemas/DiagnosticPanelCode"
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
           }
         },
         "pageToken": {
@@ -4135,19 +4589,34 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "response",
           "results",
           "[]",
+          "test",
+          "id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "kit",
+          "id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
           "patient_token"
         ],
         [
           "response",
           "results",
           "[]",
-          "test_id"
+          "insurance_token"
         ],
         [
           "response",
           "results",
           "[]",
-          "kit_id"
+          "media_ids",
+          "[]"
         ]
       ]
     }
@@ -6106,7 +6575,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
   {
     "operationId": "registerDiagnosticOrder",
     "method": "POST",
-    "path": "/v0/orders/register",
+    "path": "/diagnostics/v0/orders/register",
     "security": [
       {
         "BearerJwt": []
@@ -6115,6 +6584,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ApiKey": []
       }
     ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
     "body": {
       "required": true,
       "contentTypes": [
@@ -6186,6 +6667,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "429": {
         "contentType": "application/json",
         "schema": {
@@ -6217,7 +6704,25 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "test_id"
         ],
         [
+          "body",
+          "kit_id"
+        ],
+        [
+          "body",
+          "insurance_token"
+        ],
+        [
           "response",
+          "id"
+        ],
+        [
+          "response",
+          "test",
+          "id"
+        ],
+        [
+          "response",
+          "kit",
           "id"
         ],
         [
@@ -6226,11 +6731,181 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ],
         [
           "response",
-          "test_id"
+          "insurance_token"
         ],
         [
           "response",
+          "media_ids",
+          "[]"
+        ]
+      ]
+    }
+  },
+  {
+    "operationId": "registerDiagnosticOrderUnprefixed",
+    "method": "POST",
+    "path": "/v0/orders/register",
+    "security": [
+      {
+        "BearerJwt": []
+      },
+      {
+        "ApiKey": []
+      }
+    ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/DiagnosticOrderRegistration"
+      }
+    },
+    "responses": {
+      "201": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/DiagnosticOrder"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "patient_token"
+        ],
+        [
+          "body",
+          "test_id"
+        ],
+        [
+          "body",
           "kit_id"
+        ],
+        [
+          "body",
+          "insurance_token"
+        ],
+        [
+          "response",
+          "id"
+        ],
+        [
+          "response",
+          "test",
+          "id"
+        ],
+        [
+          "response",
+          "kit",
+          "id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ],
+        [
+          "response",
+          "insurance_token"
+        ],
+        [
+          "response",
+          "media_ids",
+          "[]"
         ]
       ]
     }
@@ -6361,15 +7036,26 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ],
         [
           "response",
+          "test",
+          "id"
+        ],
+        [
+          "response",
+          "kit",
+          "id"
+        ],
+        [
+          "response",
           "patient_token"
         ],
         [
           "response",
-          "test_id"
+          "insurance_token"
         ],
         [
           "response",
-          "kit_id"
+          "media_ids",
+          "[]"
         ]
       ]
     }
@@ -6871,6 +7557,106 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "patient_token"
         ]
       ]
+    }
+  },
+  {
+    "operationId": "validateKitSerial",
+    "method": "GET",
+    "path": "/diagnostics/v0/kits/{kit_id}/validation/kit_serial",
+    "security": [
+      {
+        "BearerJwt": []
+      },
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "kit_id": {
+          "$ref": "contract#/components/schemas/DiagnosticUuid"
+        }
+      },
+      "required": [
+        "kit_id"
+      ]
+    },
+    "query": {
+      "type": "object",
+      "properties": {
+        "test": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      },
+      "required": [
+        "test"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
     }
   }
 ];
