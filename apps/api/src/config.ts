@@ -47,6 +47,8 @@ export interface Config {
   oauth: OAuthConfig;
   /** Pause between two steps of the sandbox's simulated pharmacy (SANDBOX_STEP_DELAY_MS). */
   sandboxStepDelayMs: number;
+  /** The sandbox's diagnostics catalogue until one is imported (DIAGNOSTICS_SANDBOX_CATALOGUE_FILE, a .json or .csv file). */
+  diagnosticsSandboxCatalogueFile: string;
 }
 
 /** The audit trail of patient data access (audit/audit-trail.ts). */
@@ -160,6 +162,9 @@ export interface PharmacyIdentity {
 }
 
 export class ConfigError extends Error {}
+
+/** The shipped sample catalogue of lab tests, panels and kits (apps/api/reference-data/). */
+const DEFAULT_DIAGNOSTICS_CATALOGUE_FILE = fileURLToPath(new URL('../reference-data/diagnostics-catalogue.json', import.meta.url));
 
 /** The shipped copy of the IANA special-purpose address registries (apps/api/reference-data/). */
 const DEFAULT_SPECIAL_RANGES_FILE = fileURLToPath(new URL('../reference-data/ip-special-purpose.json', import.meta.url));
@@ -319,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       location: text(env, 'PHARMACY_LOCATION', 'Austin, TX'),
     },
     sandboxStepDelayMs: integer(env, 'SANDBOX_STEP_DELAY_MS', 3000, 0, 86_400_000),
+    diagnosticsSandboxCatalogueFile: text(env, 'DIAGNOSTICS_SANDBOX_CATALOGUE_FILE', DEFAULT_DIAGNOSTICS_CATALOGUE_FILE),
     secretsKey: keySetting(env, 'SECRETS_KEY'),
     previousSecretsKeys: previousKeys(env, 'SECRETS_KEY_PREVIOUS'),
     webhooks: {

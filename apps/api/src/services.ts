@@ -22,6 +22,12 @@ import { Tenants } from './customers/tenants.js';
 import type { DatabaseHandle } from './db/database.js';
 import { JobClaims } from './db/job-claims.js';
 import { transactorFor } from './db/transactor.js';
+import { CatalogueRepository } from './diagnostics/catalogue-repository.js';
+import { DiagnosticCatalogues } from './diagnostics/catalogue-service.js';
+import { DiagnosticLifecycle } from './diagnostics/diagnostic-lifecycle.js';
+import { DiagnosticOrderRepository } from './diagnostics/diagnostic-order-repository.js';
+import { DiagnosticOrderService } from './diagnostics/diagnostic-order-service.js';
+import { diagnosticOrderSealedColumns } from './diagnostics/diagnostic-sealed-fields.js';
 import { DirectTransferLifecycle } from './direct-transfers/direct-transfer-lifecycle.js';
 import { DirectTransferRepository } from './direct-transfers/direct-transfer-repository.js';
 import { DirectTransferService } from './direct-transfers/direct-transfer-service.js';
@@ -85,6 +91,12 @@ export interface Services {
   tokenExchange: TokenExchange;
   /** Tenants' user accounts and their consents (the accounts interface). */
   accounts: AccountService;
+  /** The catalogue of lab tests, panels and kits of each environment (imported by the operator). */
+  diagnosticCatalogues: DiagnosticCatalogues;
+  /** At-home lab orders: made, read, listed, their results and rejections. */
+  diagnosticOrders: DiagnosticOrderService;
+  /** What happens to a lab order: shipments, the lab's access, results, rejection (the operator and the sandbox's lab). */
+  diagnosticLifecycle: DiagnosticLifecycle;
   patients: PatientService;
   prescriptions: PrescriptionService;
   /** Prescriptions received (electronic, transferred, directly transferred), each with its NOTIFY_RX. */
@@ -125,7 +137,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const jobs = new JobClaims(db, transactor, database.dialect);
   // One box seals every field stored encrypted; the tables that hold them are re-encrypted together.
   const secrets = SecretBox.fromConfig(config);
-  const sealedTables = [patientSealedColumns, webhookEndpointSealedColumns, idempotencyKeySealedColumns, accountSealedColumns];
+  const sealedTables = [patientSealedColumns, webhookEndpointSealedColumns, idempotencyKeySealedColumns, accountSealedColumns, diagnosticOrderSealedColumns];
 
   // The special-purpose address ranges are read at start: a bad file stops the process.
   const addresses = AddressPolicy.load(config.webhooks.specialRangesFile);
@@ -162,6 +174,9 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const fillRequestRepository = new FillRequestRepository(db);
   const orderRepository = new OrderRepository(db);
   const fillLifecycle = new FillLifecycle(fillRequestRepository, orderRepository, prescriptions);
+  const diagnosticCatalogues = new DiagnosticCatalogues(new CatalogueRepository(db), config.diagnosticsSandboxCatalogueFile);
+  const diagnosticOrderRepository = new DiagnosticOrderRepository(db, database.dialect);
+  const diagnosticLifecycle = new DiagnosticLifecycle(diagnosticOrderRepository, secrets);
 
   return {
     units,
@@ -174,6 +189,9 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     accessTokens,
     tokenExchange: new TokenExchange(oauthClients, accessTokens),
     accounts: new AccountService(new AccountRepository(db), units, secrets),
+    diagnosticCatalogues,
+    diagnosticOrders: new DiagnosticOrderService(diagnosticOrderRepository, diagnosticCatalogues, { patients, insurances }, units, secrets),
+    diagnosticLifecycle,
     patients,
     prescriptions,
     prescriptionIntake,
@@ -194,7 +212,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     sandboxSimulator: new SandboxSimulator(
       jobs,
       units,
-      sandboxScripts({ transfers: transferLifecycle, directTransfers: directTransferLifecycle, fills: fillLifecycle }),
+      sandboxScripts({ transfers: transferLifecycle, directTransfers: directTransferLifecycle, fills: fillLifecycle, lab: diagnosticLifecycle }),
       config.sandboxStepDelayMs,
       log,
     ),

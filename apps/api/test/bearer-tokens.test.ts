@@ -21,8 +21,9 @@ const apiKey401 = { statusCode: 401, error: 'Unauthorized', message: 'Please Sen
 const notImplemented = (operation: string) => ({ statusCode: 501, error: 'Not Implemented', message: `Operation ${operation} is not implemented yet.` });
 
 /**
- * A call of an operation not built yet: its 501 is no documented answer, so it is read
- * without the contract check that `t.raw` makes (it only tells that authentication passed).
+ * A call of an operation not built yet (the consults): its 501 is no documented answer, so
+ * it is read without the contract check that `t.raw` makes (it only tells that
+ * authentication passed).
  */
 async function unbuilt(method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
   const res = await fetch(t.baseUrl + path, { method, headers });
@@ -34,15 +35,16 @@ describe('a diagnostics or consult operation (API key or bearer token)', () => {
     ['a bearer token', () => bearer(acmeToken)],
     ['the pharmacy API key', () => ({ authorization: `ApiKey ${acme.sandbox_api_key}` })],
   ])('is reached with %s: authentication runs first, then the operation', async (_, headers) => {
-    for (const [path, operation] of [['/diagnostics/v0/kits', 'listDiagnosticKits'], ['/consults/v0', 'listConsults']]) {
-      expect({ path, ...(await unbuilt('GET', path!, headers())) }).toEqual({ path, status: 501, body: notImplemented(operation!) });
-    }
+    const kits = await t.raw('GET', '/diagnostics/v0/kits', { headers: headers() });
+    expect(kits.status).toBe(200);
+    expect(kits.json.length).toBeGreaterThan(0);
+    expect(await unbuilt('GET', '/consults/v0', headers())).toEqual({ status: 501, body: notImplemented('listConsults') });
   });
 
   it('knows the same customer and environment from either, as the audit trail shows', async () => {
     const token = await accessToken(t, acme, 'production');
-    await unbuilt('GET', '/diagnostics/v0/orders', bearer(token));
-    await unbuilt('GET', '/diagnostics/v0/orders', { authorization: `ApiKey ${acme.production_api_key}` });
+    expect((await t.raw('GET', '/diagnostics/v0/orders', { headers: bearer(token) })).status).toBe(200);
+    expect((await t.raw('GET', '/diagnostics/v0/orders', { headers: { authorization: `ApiKey ${acme.production_api_key}` } })).status).toBe(200);
     await t.app.services.audit.flush();
     const events = await t.app.services.audit.find({ customerId: acme.customer_id, operation: 'listDiagnosticOrders', limit: 10 });
     expect(events.map((e) => ({ environment: e.environment, actor: e.actor_type }))).toEqual([
@@ -105,7 +107,7 @@ describe('a bearer token the service refuses with 401', () => {
   });
 
   it('is accepted within the clock skew, as forged tokens with the right key are (the cases above fail for their reason alone)', async () => {
-    expect((await unbuilt('GET', '/diagnostics/v0/kits', bearer(await forgeToken(acme, { iat: now() - 3610, exp: now() - 10 })))).status).toBe(501);
+    expect((await t.raw('GET', '/diagnostics/v0/kits', { headers: bearer(await forgeToken(acme, { iat: now() - 3610, exp: now() - 10 })) })).status).toBe(200);
   });
 
   it('of a client revoked after the token was issued', async () => {
@@ -115,7 +117,7 @@ describe('a bearer token the service refuses with 401', () => {
       body: JSON.stringify({ ...client, audience: AUDIENCE, grant_type: 'client_credentials' }),
     });
     const token = res.json.access_token as string;
-    expect((await unbuilt('GET', '/diagnostics/v0/kits', bearer(token))).status).toBe(501);
+    expect((await t.raw('GET', '/diagnostics/v0/kits', { headers: bearer(token) })).status).toBe(200);
     await t.app.services.oauthClients.revoke(client.client_id);
     const refused = await t.raw('GET', '/diagnostics/v0/kits', { headers: bearer(token) });
     expect(refused.status).toBe(401);

@@ -31,7 +31,13 @@ async function sealedValues(): Promise<string[]> {
   const patients = await db.selectFrom('patients').select(['ssn_encrypted', 'ssn_serial_encrypted', 'mbi_encrypted', 'id_image_encrypted']).execute();
   const endpoints = await db.selectFrom('webhook_endpoints').select('secret_encrypted').execute();
   const accounts = await db.selectFrom('accounts').select(['contact_name_encrypted', 'contact_number_encrypted']).execute();
-  return [...patients.flatMap((p) => Object.values(p)), ...endpoints.map((e) => e.secret_encrypted), ...accounts.flatMap((a) => Object.values(a))].filter(
+  const labOrders = await db.selectFrom('diagnostic_orders').select(['insurance_encrypted', 'results_encrypted']).execute();
+  return [
+    ...patients.flatMap((p) => Object.values(p)),
+    ...endpoints.map((e) => e.secret_encrypted),
+    ...accounts.flatMap((a) => Object.values(a)),
+    ...labOrders.flatMap((o) => Object.values(o)),
+  ].filter(
     (v): v is string => v !== null,
   );
 }
@@ -44,6 +50,17 @@ describe('rotating the secrets key', () => {
     const { data: endpoint } = await t.client(acme.sandbox_api_key).PUT('/v1/webhook_endpoint', { body: { url: 'http://127.0.0.1:9/hooks' } });
     const contact = { contactName: 'Jane Doe', contactNumber: '4155550100' };
     await t.app.services.accounts.create(owner, { email: 'jane@example.com', password: 'Sunrise2026', ...contact }, 'req_rotation');
+    const labTest = (await t.app.services.diagnosticCatalogues.of('sandbox')).tests.find((test) => !test.requires_physician_approval)!;
+    await t.app.services.diagnosticOrders.create(
+      owner,
+      {
+        test_id: labTest.id,
+        patient: { first_name: 'Jane', last_name: 'Doe', dob: '19800131', gender: 'female', zip: '94107' },
+        address: { name: 'Jane Doe', street1: '1 Market St', city: 'San Francisco', zip: '94107' },
+        insurance: { payer_name: 'Acme Health Plan', group_id: '006726', member_id: 'A9321328', bin: '997928' },
+      },
+      'req_rotation_lab',
+    );
     expect(new Set((await sealedValues()).map((v) => v.slice(0, 16)))).toEqual(new Set([sealedWith(OLD_KEY)]));
 
     // Every process now runs with the new key, the old one as previous: old values open, new ones seal with the new key.
@@ -72,6 +89,9 @@ describe('rotating the secrets key', () => {
         // The account's contact details.
         { field: 'accounts.contact_name_encrypted', values: 1, rewritten: 1, changed_meanwhile: 0, remaining: 0 },
         { field: 'accounts.contact_number_encrypted', values: 1, rewritten: 1, changed_meanwhile: 0, remaining: 0 },
+        // The lab order's insurance (no results yet).
+        { field: 'diagnostic_orders.insurance_encrypted', values: 1, rewritten: 1, changed_meanwhile: 0, remaining: 0 },
+        { field: 'diagnostic_orders.results_encrypted', values: 0, rewritten: 0, changed_meanwhile: 0, remaining: 0 },
       ],
       remaining: 0,
     });
@@ -83,7 +103,7 @@ describe('rotating the secrets key', () => {
       for (const token of tokens) expect((await after.get(`/v1/patient/${token}`, acme.sandbox_api_key)).json.mbi).toBe(identifiers.mbi);
       expect((await after.app.services.webhookEndpoints.target(owner))?.secret).toBe(endpoint!.secret);
       const again = await after.app.services.reencryption.run();
-      expect(again.fields.map((f) => [f.values, f.rewritten])).toEqual([[4, 0], [3, 0], [3, 0], [3, 0], [1, 0], [1, 0], [1, 0], [1, 0]]);
+      expect(again.fields.map((f) => [f.values, f.rewritten])).toEqual([[4, 0], [3, 0], [3, 0], [3, 0], [1, 0], [1, 0], [1, 0], [1, 0], [1, 0], [0, 0]]);
     } finally {
       await after.close();
     }

@@ -13,6 +13,7 @@
  *       seals every encrypted field again under SECRETS_KEY (after a rotation); prints counts
  *   enable-webhook --customer <id> --environment sandbox|production
  *       enables a disabled endpoint again (enable-webhook.ts) and prints it
+ *   lab <action> --order <id> ...   the milestones of a lab order (lab-commands.ts)
  *   transfer | direct-transfer | fill | prescription <action> ...   the pharmacy staff's actions
  *       (transfer-commands.ts, fill-commands.ts, prescription-commands.ts): each runs one action
  *       of an area's lifecycle and prints the records changed and the events recorded
@@ -26,8 +27,10 @@ import { createServices, type Services } from '../services.js';
 import { audit, AUDIT_USAGE } from './audit-command.js';
 import { CLIENT_USAGE, createClient, listClients, revokeClient } from './client-commands.js';
 import { CliError, ownerOption, type Command } from './command.js';
+import { diagnosticsCatalogue, DIAGNOSTICS_CATALOGUE_USAGE } from './diagnostics-catalogue-commands.js';
 import { enableWebhook, ENABLE_WEBHOOK_USAGE } from './enable-webhook.js';
 import { fill, FILL_USAGE } from './fill-commands.js';
+import { lab, LAB_USAGE } from './lab-commands.js';
 import { prescription, PRESCRIPTION_USAGE } from './prescription-commands.js';
 import { reencrypt, REENCRYPT_USAGE } from './reencrypt-command.js';
 import { directTransfer, transfer, TRANSFER_USAGE } from './transfer-commands.js';
@@ -40,9 +43,11 @@ const USAGE = [
   ...ENABLE_WEBHOOK_USAGE,
   ...TRANSFER_USAGE,
   ...FILL_USAGE,
+  ...LAB_USAGE,
   ...PRESCRIPTION_USAGE,
   ...REENCRYPT_USAGE,
   ...AUDIT_USAGE,
+  ...DIAGNOSTICS_CATALOGUE_USAGE,
 ].join('\n');
 
 function protocolOf(url: string): string {
@@ -87,11 +92,13 @@ const commands: Record<string, Command> = {
   transfer,
   'direct-transfer': directTransfer,
   fill,
+  lab,
   prescription,
   // Key rotation: every sealed value under the current key.
   reencrypt,
   // Who read or wrote which patient records, when.
   audit,
+  'diagnostics-catalogue': diagnosticsCatalogue,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -25,6 +25,15 @@ export type Dialect = 'sqlite' | 'postgres';
 export function updatedOneRow(result: { numUpdatedRows: bigint }): boolean {
   return Number(result.numUpdatedRows) === 1;
 }
+/**
+ * Whether a statement failed on a unique index (PostgreSQL's `23505`, SQLite's
+ * `SQLITE_CONSTRAINT_UNIQUE`): a write that lost a race to an equal one.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; extendedCode?: unknown; message?: unknown };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.extendedCode === 'SQLITE_CONSTRAINT_UNIQUE' || (typeof e?.message === 'string' && e.message.startsWith('UNIQUE constraint failed'));
+}
+
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {

@@ -14,6 +14,7 @@ import { webhookEndpointStatus } from './migrations/011-webhook-endpoint-status.
 import { idempotencyKeys } from './migrations/012-idempotency-keys.js';
 import { auditTrail } from './migrations/013-audit-trail.js';
 import { platformIdentity } from './migrations/014-platform-identity.js';
+import { diagnostics } from './migrations/015-diagnostics.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -30,6 +31,7 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '012-idempotency-keys': idempotencyKeys,
   '013-audit-trail': auditTrail(dialect),
   '014-platform-identity': platformIdentity,
+  '015-diagnostics': diagnostics,
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */

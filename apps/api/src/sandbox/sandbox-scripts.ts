@@ -1,7 +1,9 @@
+import type { DiagnosticLifecycle } from '../diagnostics/diagnostic-lifecycle.js';
 import type { DirectTransferLifecycle } from '../direct-transfers/direct-transfer-lifecycle.js';
 import type { FillLifecycle } from '../fill-requests/fill-lifecycle.js';
 import type { TransferLifecycle } from '../transfers/transfer-lifecycle.js';
 import type { SandboxScripts } from './sandbox-script.js';
+import { diagnosticOrderScript } from './scripts/diagnostic-order.js';
 import { directTransferScript } from './scripts/direct-transfer.js';
 import { fillRequestScript } from './scripts/fill-request.js';
 import { transferScript } from './scripts/transfer.js';
@@ -11,6 +13,7 @@ export interface ScriptedLifecycles {
   transfers: TransferLifecycle;
   directTransfers: DirectTransferLifecycle;
   fills: FillLifecycle;
+  lab: DiagnosticLifecycle;
 }
 
 /** The table of scripts, one file each in scripts/: a new lifecycle adds its row here. */
@@ -19,5 +22,6 @@ export function sandboxScripts(lifecycles: ScriptedLifecycles): SandboxScripts {
     transfer: transferScript(lifecycles.transfers),
     direct_transfer: directTransferScript(lifecycles.directTransfers),
     fill_request: fillRequestScript(lifecycles.fills),
+    diagnostic_order: diagnosticOrderScript(lifecycles.lab),
   };
 }

@@ -15,6 +15,10 @@ import { isRejectionCode, type TransferRejectionCode } from '../transfers/reject
  *   `sandbox:triage` → `ORDER` triage (the request stays in triage);
  *   `sandbox:error` → `ORDER` error (the request is in error);
  *   `sandbox:returned` → `ORDER` success, `SHIPMENT` IN_TRANSIT, then `SHIPMENT` RETURNED (error).
+ * - lab order (`custom_data_1`, `custom_data_2` or `custom_data_3`):
+ *   `sandbox:abnormal` → every milestone, with results out of range;
+ *   `sandbox:reject` → milestones to delivered to lab, then rejected (not fixable);
+ *   `sandbox:reject:fixable` → the same, fixable with a new sample.
  */
 const SANDBOX_MARKERS = {
   reject: 'sandbox:reject',
@@ -22,6 +26,8 @@ const SANDBOX_MARKERS = {
   triage: 'sandbox:triage',
   error: 'sandbox:error',
   returned: 'sandbox:returned',
+  abnormal: 'sandbox:abnormal',
+  rejectFixable: 'sandbox:reject:fixable',
 } as const;
 
 type TransferTrigger =
@@ -50,4 +56,14 @@ export function fillTrigger(metadata: string | null | undefined): FillTrigger {
   if (metadata.includes(SANDBOX_MARKERS.error)) return 'error';
   if (metadata.includes(SANDBOX_MARKERS.returned)) return 'returned';
   return 'fill';
+}
+
+type LabTrigger = 'normal' | 'abnormal' | 'reject' | 'reject_fixable';
+
+export function labTrigger(...texts: (string | null | undefined)[]): LabTrigger {
+  const text = texts.filter(Boolean).join('\n');
+  if (text.includes(SANDBOX_MARKERS.rejectFixable)) return 'reject_fixable';
+  if (text.includes(SANDBOX_MARKERS.reject)) return 'reject';
+  if (text.includes(SANDBOX_MARKERS.abnormal)) return 'abnormal';
+  return 'normal';
 }

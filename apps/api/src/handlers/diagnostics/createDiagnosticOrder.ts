@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** POST /diagnostics/v0/orders: Order a lab test kit. Scaffolded by `pnpm generate`; replace the body. */
-export const createDiagnosticOrder: Handlers['createDiagnosticOrder'] = async () => {
-  throw notImplemented('createDiagnosticOrder');
+export const createDiagnosticOrder: Handlers['createDiagnosticOrder'] = async ({ body }, ctx) => {
+  return { status: 201, body: await ctx.services.diagnosticOrders.create(ownerOf(ctx), body, ctx.requestId) };
 };

@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** GET /v0/orders/{orderId}/results: Get lab results of an order. Scaffolded by `pnpm generate`; replace the body. */
-export const getDiagnosticOrderResults: Handlers['getDiagnosticOrderResults'] = async () => {
-  throw notImplemented('getDiagnosticOrderResults');
+export const getDiagnosticOrderResults: Handlers['getDiagnosticOrderResults'] = async ({ path }, ctx) => {
+  return { status: 200, body: await ctx.services.diagnosticOrders.resultsV0(ownerOf(ctx), path.order_id) };
 };

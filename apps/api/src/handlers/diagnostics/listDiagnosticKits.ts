@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** GET /diagnostics/v0/kits: List lab test kits. Scaffolded by `pnpm generate`; replace the body. */
-export const listDiagnosticKits: Handlers['listDiagnosticKits'] = async () => {
-  throw notImplemented('listDiagnosticKits');
+export const listDiagnosticKits: Handlers['listDiagnosticKits'] = async (_input, ctx) => {
+  return { status: 200, body: await ctx.services.diagnosticOrders.kits(ownerOf(ctx).environment) };
 };

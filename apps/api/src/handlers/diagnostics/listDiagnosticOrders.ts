@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** GET /diagnostics/v0/orders: List lab orders. Scaffolded by `pnpm generate`; replace the body. */
-export const listDiagnosticOrders: Handlers['listDiagnosticOrders'] = async () => {
-  throw notImplemented('listDiagnosticOrders');
+export const listDiagnosticOrders: Handlers['listDiagnosticOrders'] = async ({ query }, ctx) => {
+  return { status: 200, body: await ctx.services.diagnosticOrders.list(ownerOf(ctx), query) };
 };

@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** GET /diagnostics/v0/tests: List lab tests. Scaffolded by `pnpm generate`; replace the body. */
-export const listDiagnosticTests: Handlers['listDiagnosticTests'] = async () => {
-  throw notImplemented('listDiagnosticTests');
+export const listDiagnosticTests: Handlers['listDiagnosticTests'] = async (_input, ctx) => {
+  return { status: 200, body: await ctx.services.diagnosticOrders.tests(ownerOf(ctx).environment) };
 };

@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** POST /v0/orders/register: Create an order for a kit already held. Scaffolded by `pnpm generate`; replace the body. */
-export const registerDiagnosticOrder: Handlers['registerDiagnosticOrder'] = async () => {
-  throw notImplemented('registerDiagnosticOrder');
+export const registerDiagnosticOrder: Handlers['registerDiagnosticOrder'] = async ({ body }, ctx) => {
+  return { status: 201, body: await ctx.services.diagnosticOrders.register(ownerOf(ctx), body, ctx.requestId) };
 };

@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** PUT /v0/orders/{order_id}/kit_serial: Register a kit for an order. Scaffolded by `pnpm generate`; replace the body. */
-export const registerKitSerial: Handlers['registerKitSerial'] = async () => {
-  throw notImplemented('registerKitSerial');
+export const registerKitSerial: Handlers['registerKitSerial'] = async ({ path, body }, ctx) => {
+  return { status: 200, body: await ctx.services.diagnosticOrders.registerKitSerial(ownerOf(ctx), path.order_id, body.kit_serial, ctx.requestId) };
 };
