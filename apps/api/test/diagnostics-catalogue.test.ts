@@ -17,7 +17,7 @@ import { createTestDatabase, type TestDatabase } from './support/test-database.j
 const run = promisify(execFile);
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SAMPLE_FILE = join(apiRoot, 'reference-data/diagnostics-catalogue.json');
-const SAMPLE_CSV_FILE = join(apiRoot, 'test/fixtures/diagnostics-catalogue.csv');
+const SAMPLE_CSV_FILE = join(apiRoot, 'reference-data/diagnostics-catalogue.csv');
 const sampleText = readFileSync(SAMPLE_FILE, 'utf8');
 const sample = (): DiagnosticCatalogue => JSON.parse(sampleText);
 
