@@ -326,7 +326,7 @@ describe('the catalogues of the environments', () => {
       expect((await sandbox.select('sandbox', { test_id: URINE_KIT })).problems).toEqual([{ key: 'test_id', message: 'is not a test of the catalogue' }]);
       expect((await sandbox.select('sandbox', { test_id: THYROID, kit_id: URINE_KIT, panels: ['tsh', 'cortisol'] })).problems).toEqual([
         { key: 'kit_id', message: `is not a kit of the test (its kits: ${FINGER_PRICK}, ${UPPER_ARM})` },
-        { key: 'panels', message: '"cortisol" is not a panel of the test (its panels: tsh, free_t4)' },
+        { key: 'panels.1', message: 'is not a panel of the test (its panels: tsh, free_t4)' },
       ]);
     });
 

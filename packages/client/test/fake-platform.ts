@@ -78,7 +78,7 @@ export function fakePlatform(options: FakePlatformOptions = {}) {
       return { status: 401, body, headers: { 'www-authenticate': 'Bearer realm="pharmacy", error="invalid_token"' } };
     }
     if (request.method === 'DELETE' && /^\/accounts\/[^/]+$/.test(path)) return { status: 204 };
-    if (request.method === 'GET' && path === '/diagnostics/v0/kits') return { status: 200, body: { results: [kit] } };
+    if (request.method === 'GET' && path === '/diagnostics/v0/kits') return { status: 200, body: [kit] };
     if (request.method === 'POST' && /^\/accounts\/[^/]+\/consents$/.test(path)) {
       const { type } = JSON.parse(text) as { type: string };
       return { status: 201, body: { id: 'cns_2Hq8', type, accountId: path.split('/')[2], createdAt: '2026-01-05T10:00:00.000Z' } };
@@ -106,6 +106,7 @@ export function fakePlatform(options: FakePlatformOptions = {}) {
 
 const kit = {
   id: '3f1c9a52-7b4e-4d2a-9c61-0e8f5a2b7d13',
+  sku: 'KIT-BLD-FP-01',
   name: 'Finger-prick blood kit',
   description: null,
   sample_type: 'blood',

@@ -43,7 +43,7 @@ describe('an integrator with client credentials', () => {
 
     expect((await deleteAccount(client)).response.status).toBe(204);
     const kits = await listKits(client);
-    expect(kits.data?.results.map((kit) => kit.name)).toEqual(['Finger-prick blood kit']);
+    expect(kits.data?.map((kit) => kit.name)).toEqual(['Finger-prick blood kit']);
     expect((await deleteAccount(client)).response.status).toBe(204);
 
     expect(platform.exchanges).toEqual([{ ...exchangeOf(credentials), grant_type: 'client_credentials' }]);

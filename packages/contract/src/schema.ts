@@ -1685,9 +1685,9 @@ export interface paths {
          *     ## In the sandbox
          *     A simulated lab carries sandbox orders through their lifecycle by itself, one
          *     milestone every `SANDBOX_STEP_DELAY_MS` (production orders move as the operator
-         *     records them): order success, shipped (the kit's serial is assigned), in transit,
-         *     delivered to patient, shipped to lab, in transit to lab, delivered to lab, lab
-         *     accessed kit, results available, each with its `DIAGNOSTICS_*` event. Results are
+         *     records them). The kit is the customer's, so nothing ships to the patient: order
+         *     success, then shipped to lab, in transit to lab, delivered to lab, lab accessed kit,
+         *     results available, each with its `DIAGNOSTICS_*` event. Results are
          *     normal, drawn within each analyte's reference range. Markers in `custom_data_1`,
          *     `custom_data_2` or `custom_data_3` force other outcomes (see `x-sandbox-triggers`):
          *     `sandbox:abnormal` (results out of range, qualitative ones abnormal),
@@ -1877,9 +1877,11 @@ export interface paths {
          *     operation; the real platform registers kits only with `POST
          *     /diagnostics/v0/orders/register`.
          *
-         *     A kit is registered once: when the order already has a kit serial, or the serial is
-         *     registered to another order, the request answers `409` (our design; the source
-         *     does not list this operation's statuses). A malformed `order_id` or `kit_serial`
+         *     The order becomes one of a kit the customer holds, as if it had been registered: the
+         *     service ships nothing, and its next milestone is shipped to lab. A kit is registered
+         *     once: when the order already has a kit (the service shipped one, or a serial was
+         *     registered), or the serial is registered to another order, the request answers `409`
+         *     (our design; the source does not list this operation's statuses). A malformed `order_id` or `kit_serial`
          *     answers `400`; an unknown order answers `404`
          *     `Unable to find Order.`. JSON bodies only.
          */
@@ -1923,9 +1925,9 @@ export interface paths {
          *     ## In the sandbox
          *     A simulated lab carries sandbox orders through their lifecycle by itself, one
          *     milestone every `SANDBOX_STEP_DELAY_MS` (production orders move as the operator
-         *     records them): order success, shipped (the kit's serial is assigned), in transit,
-         *     delivered to patient, shipped to lab, in transit to lab, delivered to lab, lab
-         *     accessed kit, results available, each with its `DIAGNOSTICS_*` event. Results are
+         *     records them). The kit is the customer's, so nothing ships to the patient: order
+         *     success, then shipped to lab, in transit to lab, delivered to lab, lab accessed kit,
+         *     results available, each with its `DIAGNOSTICS_*` event. Results are
          *     normal, drawn within each analyte's reference range. Markers in `custom_data_1`,
          *     `custom_data_2` or `custom_data_3` force other outcomes (see `x-sandbox-triggers`):
          *     `sandbox:abnormal` (results out of range, qualitative ones abnormal),
@@ -8475,8 +8477,8 @@ export interface components {
          */
         DiagnosticPanelsFilter: string[];
         /**
-         * @description The `next_page_token` of the previous page, to read the following one (an opaque
-         *     string; the parameter's camelCase name is the source's).
+         * @description The `nextPageToken` of the previous page, to read the following one (an opaque string;
+         *     the camelCase names are the real platform's).
          * @example eyJjIjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
          */
         DiagnosticPageToken: string;
@@ -10946,8 +10948,8 @@ export interface operations {
                  */
                 panels?: components["parameters"]["DiagnosticPanelsFilter"];
                 /**
-                 * @description The `next_page_token` of the previous page, to read the following one (an opaque
-                 *     string; the parameter's camelCase name is the source's).
+                 * @description The `nextPageToken` of the previous page, to read the following one (an opaque string;
+                 *     the camelCase names are the real platform's).
                  * @example eyJjIjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
                  */
                 pageToken?: components["parameters"]["DiagnosticPageToken"];

@@ -77,11 +77,11 @@ export class CatalogueIndex {
     let panels = test.panels;
     if (request.panels) {
       const named = new Set<CataloguePanel>();
-      for (const name of request.panels) {
+      request.panels.forEach((name, i) => {
         const panel = this.panelOf(test, name);
         if (panel) named.add(panel);
-        else problems.push({ key: 'panels', message: `${JSON.stringify(name)} is not a panel of the test (its panels: ${test.panels.map((p) => p.code).join(', ')})` });
-      }
+        else problems.push({ key: `panels.${i}`, message: `is not a panel of the test (its panels: ${test.panels.map((p) => p.code).join(', ')})` });
+      });
       if (request.panels.length === 0) problems.push({ key: 'panels', message: 'must name at least one panel' });
       panels = test.panels.filter((p) => named.has(p));
     }

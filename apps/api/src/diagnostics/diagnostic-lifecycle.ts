@@ -17,6 +17,15 @@ export interface ShipmentInput {
   tracking_number: string;
 }
 
+/** A shipment as the spec answers it (`DiagnosticShipment`): a carrier of 1 to 50 characters, a tracking number of 1 to 100. */
+function checkedShipment(shipment: ShipmentInput): ShipmentInput {
+  const carrier = shipment.carrier.trim();
+  const tracking = shipment.tracking_number.trim();
+  if (!carrier || carrier.length > 50) throw new LifecycleError('INVALID', 'A carrier is 1 to 50 characters.');
+  if (!tracking || tracking.length > 100) throw new LifecycleError('INVALID', 'A tracking number is 1 to 100 characters.');
+  return { carrier, tracking_number: tracking };
+}
+
 /** Why the lab could not process the sample, and whether a new sample can fix it. */
 export interface RejectionInput {
   reason: string;
@@ -55,11 +64,8 @@ export class DiagnosticLifecycle {
       if (!isKitSerial(serial)) throw new LifecycleError('INVALID', `Kit serial ${serial} is not 4 to 64 letters, digits and hyphens.`);
       if (await this.orders.serialTaken(serial, uow.trx)) throw new LifecycleError('INVALID', `Kit serial ${serial} is already registered.`);
     }
-    return this.move(uow, order, ['ORDER_SUCCESS'], 'SHIPPED', {
-      kit_serial: serial,
-      shipment_carrier: shipment.carrier,
-      shipment_tracking_number: shipment.tracking_number,
-    });
+    const { carrier, tracking_number } = checkedShipment(shipment);
+    return this.move(uow, order, ['ORDER_SUCCESS'], 'SHIPPED', { kit_serial: serial, shipment_carrier: carrier, shipment_tracking_number: tracking_number });
   }
 
   inTransit(uow: UnitOfWork, id: string) {
@@ -75,7 +81,8 @@ export class DiagnosticLifecycle {
     const order = await this.find(uow, id);
     if (!order.kit_serial) throw new LifecycleError('INVALID', `Order ${order.id} has no kit registered.`);
     const from: DiagnosticOrderStatus[] = order.registered ? ['ORDER_SUCCESS'] : ['DELIVERED_TO_PATIENT'];
-    return this.move(uow, order, from, 'SHIPPED_TO_LAB', { return_carrier: shipment.carrier, return_tracking_number: shipment.tracking_number });
+    const { carrier, tracking_number } = checkedShipment(shipment);
+    return this.move(uow, order, from, 'SHIPPED_TO_LAB', { return_carrier: carrier, return_tracking_number: tracking_number });
   }
 
   inTransitToLab(uow: UnitOfWork, id: string) {

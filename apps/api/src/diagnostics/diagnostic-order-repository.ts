@@ -61,13 +61,17 @@ export class DiagnosticOrderRepository {
     return updatedOneRow(result);
   }
 
-  /** Sets the kit serial of an order that has none; false when it has one (or is gone). */
+  /**
+   * Registers the serial of a kit the customer holds for an order not shipped yet (no serial,
+   * still at order success): the order becomes one of a held kit. False when it is not such an order.
+   */
   async registerSerial(trx: Db, id: string, serial: string, at: string): Promise<boolean> {
     const result = await trx
       .updateTable('diagnostic_orders')
-      .set({ kit_serial: serial, updated_at: at })
+      .set({ kit_serial: serial, registered: 1, updated_at: at })
       .where('id', '=', id)
       .where('kit_serial', 'is', null)
+      .where('status', '=', 'ORDER_SUCCESS')
       .executeTakeFirst();
     return updatedOneRow(result);
   }
@@ -76,16 +80,16 @@ export class DiagnosticOrderRepository {
   async list(owner: Owner, filters: OrderFilters, limit: number, after?: { created_at: string; id: string }): Promise<DiagnosticOrderRow[]> {
     let query = this.db.selectFrom('diagnostic_orders').selectAll().where(whereOwned(owner));
     for (const { column, op, value } of filters.compare) query = query.where(this.asText(column), op, value);
-    const panels = filters.panels;
-    if (panels?.length) {
-      const names = panels.map((p) => p.toLowerCase());
+    if (filters.panels?.length) {
+      // Codes and names are stored lower-cased: either matches in any case.
+      const names = filters.panels.map((p) => p.toLowerCase());
       query = query.where((eb) =>
         eb.exists(
           eb
             .selectFrom('diagnostic_order_panels as p')
             .select('p.order_id')
             .whereRef('p.order_id', '=', 'diagnostic_orders.id')
-            .where((inner) => inner.or([inner('p.code', 'in', panels), inner('p.name_key', 'in', names)])),
+            .where((inner) => inner.or([inner('p.code', 'in', names), inner('p.name_key', 'in', names)])),
         ),
       );
     }

@@ -82,18 +82,23 @@ export class DiagnosticOrderService {
     return presentOrder(await this.visible(owner, id), this.secrets);
   }
 
-  /** The seed's kit registration: the serial of the kit for an order that has none yet. */
+  /**
+   * The seed's kit registration: the customer holds or fulfils the kit of an order the
+   * service has not shipped yet, so the order becomes one of a held kit (its next milestone
+   * is shipped to lab). An order with a kit already (shipped, or registered) answers 409.
+   */
   async registerKitSerial(owner: Owner, id: string, serial: string, requestId: string) {
     const order = await this.visible(owner, id);
-    if (order.kit_serial) throw conflict('A kit is already registered for this order.');
+    const hasKit = () => conflict('A kit is already registered for this order.');
+    if (order.kit_serial) throw hasKit();
     const now = nowIso();
     await this.uniquely(() =>
       this.units.run(requestId, async ({ trx }) => {
         if (await this.orders.serialTaken(serial, trx)) throw serialInUse();
-        if (!(await this.orders.registerSerial(trx, order.id, serial, now))) throw conflict('A kit is already registered for this order.');
+        if (!(await this.orders.registerSerial(trx, order.id, serial, now))) throw hasKit();
       }),
     );
-    return presentOrder({ ...order, kit_serial: serial, updated_at: now }, this.secrets);
+    return presentOrder({ ...order, kit_serial: serial, registered: 1, updated_at: now }, this.secrets);
   }
 
   async list(owner: Owner, query: OrderQuery): Promise<Schemas['DiagnosticOrderList']> {
@@ -186,7 +191,7 @@ export class DiagnosticOrderService {
       created_at: now,
       updated_at: now,
     };
-    const panels = resolved.panels.map((p) => ({ order_id: id, code: p.code, name_key: p.name.toLowerCase() }));
+    const panels = resolved.panels.map((p) => ({ order_id: id, code: p.code.toLowerCase(), name_key: p.name.toLowerCase() }));
     await this.uniquely(() =>
       this.units.run(requestId, async (uow) => {
         if (!(await this.orders.insert(uow.trx, order, panels))) throw serialInUse();

@@ -65,7 +65,7 @@ export interface DiagnosticOrdersTable {
   updated_at: string;
 }
 
-/** The panels an order runs, by code and lower-cased name: what the listing's `panels` filter matches. */
+/** The panels an order runs, by lower-cased code and name: what the listing's `panels` filter matches, in any case. */
 export interface DiagnosticOrderPanelsTable {
   order_id: string;
   code: string;

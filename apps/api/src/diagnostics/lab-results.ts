@@ -36,6 +36,11 @@ export interface StoredResult {
 }
 
 const SEVERITIES: readonly Severity[] = ['normal', 'low', 'high', 'critical', 'abnormal'];
+
+/** A finite number, or a decimal number written as text (`12`, `-0.5`): not blank, hex, exponent or `Infinity`. */
+function isDecimal(value: string | number): boolean {
+  return typeof value === 'number' ? Number.isFinite(value) : /^-?\d{1,12}(\.\d{1,6})?$/.test(value.trim());
+}
 const MEDIA_ID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$/;
 
 /** The normal range as the results answer it: `40-60`, `>=40`, `<=200`, or the normal answer of a qualitative result. */
@@ -75,7 +80,7 @@ export function resultsOf(panels: readonly CataloguePanel[], report: readonly La
     if (seen.has(`${panel.code}/${analyte.code}`)) throw new LifecycleError('INVALID', `${where}: reported twice.`);
     seen.add(`${panel.code}/${analyte.code}`);
     const quantitative = analyte.kind === 'quantitative';
-    if (quantitative ? !Number.isFinite(Number(input.value)) || input.value === '' : typeof input.value !== 'string' || !input.value.trim()) {
+    if (quantitative ? !isDecimal(input.value) : typeof input.value !== 'string' || !input.value.trim()) {
       throw new LifecycleError('INVALID', `${where}: the value must be ${quantitative ? 'a number' : 'a word such as ' + (analyte.normal_value ?? 'NEGATIVE')}.`);
     }
     if (input.severity !== undefined && !SEVERITIES.includes(input.severity)) throw new LifecycleError('INVALID', `${where}: severity must be one of ${SEVERITIES.join(', ')}.`);
