@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import { createOrder, driveOrder, freshSerial, getOrder, KITS, registerOrder, shippingAddress, TESTS, UUID_V4 } from './support/diagnostic-orders.js';
 import { eventsOf } from './support/event-schemas.js';
-import { createPatient } from './support/fixtures.js';
-import { startTestAppWithCustomers, type TestApp } from './support/test-app.js';
+import { createPatient, startTestAppWithPatient } from './support/fixtures.js';
+import type { TestApp } from './support/test-app.js';
 
 let t: TestApp;
 let acme: NewCustomer;
@@ -14,8 +14,7 @@ let globex: NewCustomer;
 let patient: string;
 
 beforeAll(async () => {
-  ({ t, acme, globex } = await startTestAppWithCustomers());
-  patient = await createPatient(t, acme.sandbox_api_key);
+  ({ t, acme, globex, patient } = await startTestAppWithPatient());
 });
 afterAll(async () => t?.close());
 

@@ -4,19 +4,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lab as labCommand } from '../src/admin/lab-commands.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
-import { admin, adminRefused, createOrder, driveOrder, getOrder, importCatalogue, resultsOf, shippingAddress, tempFile, TESTS } from './support/diagnostic-orders.js';
-import { createPatient } from './support/fixtures.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { admin, adminRefused, createOrder, driveOrder, getOrder, resultsOf, shippingAddress, startProductionLab, tempFile, TESTS } from './support/diagnostic-orders.js';
+import type { TestApp } from './support/test-app.js';
 
 let t: TestApp;
 let acme: NewCustomer;
 let patient: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acme = await t.customer('Acme');
-  await importCatalogue(t, 'production');
-  patient = await createPatient(t, acme.production_api_key);
+  ({ t, acme, patient } = await startProductionLab());
 });
 afterAll(async () => t?.close());
 

@@ -13,30 +13,26 @@ import {
   driveOrder,
   freshSerial,
   getOrder,
-  importCatalogue,
   KITS,
   MILESTONES,
   registerOrder,
   resultsOf,
   shippingAddress,
+  startProductionLab,
   tempFile,
   TESTS,
   UNKNOWN_ID,
   type DiagnosticOrder,
 } from './support/diagnostic-orders.js';
 import { createPatient } from './support/fixtures.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import type { TestApp } from './support/test-app.js';
 
 let t: TestApp;
 let acme: NewCustomer;
 let patient: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acme = await t.customer('Acme');
-  // Production orders need production's catalogue, which the operator imports.
-  await importCatalogue(t, 'production');
-  patient = await createPatient(t, acme.production_api_key);
+  ({ t, acme, patient } = await startProductionLab());
 });
 afterAll(async () => t?.close());
 

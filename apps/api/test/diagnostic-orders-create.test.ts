@@ -7,8 +7,8 @@ import { contractMiddleware } from '@pharmacy/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import { createOrder, getOrder, KITS, physician, shippingAddress, TESTS, UNKNOWN_ID, UUID_V4 } from './support/diagnostic-orders.js';
-import { createPatient, jane } from './support/fixtures.js';
-import { startTestAppWithCustomers, type TestApp } from './support/test-app.js';
+import { createPatient, jane, startTestAppWithPatient } from './support/fixtures.js';
+import type { TestApp } from './support/test-app.js';
 
 let t: TestApp;
 let acme: NewCustomer;
@@ -16,8 +16,7 @@ let globex: NewCustomer;
 let patient: string;
 
 beforeAll(async () => {
-  ({ t, acme, globex } = await startTestAppWithCustomers());
-  patient = await createPatient(t, acme.sandbox_api_key);
+  ({ t, acme, globex, patient } = await startTestAppWithPatient());
 });
 afterAll(async () => t?.close());
 

@@ -11,20 +11,8 @@ export type OrderCreate = Schemas['DiagnosticOrderCreate'];
 export type OrderRegistration = Schemas['DiagnosticOrderRegistration'];
 export type InsuranceInput = Schemas['DiagnosticInsurance'];
 
-/** The patient of an order as kept with it (the API's `DiagnosticOrderPatient`, `dob` as `YYYYMMDD`). */
-export interface OrderPatient {
-  first_name: string;
-  last_name: string;
-  dob: string;
-  gender: 'male' | 'female' | 'unknown';
-  email?: string;
-  phone?: string;
-  street1?: string;
-  street2?: string;
-  city?: string;
-  state?: string;
-  zip?: string;
-}
+/** The patient of an order as kept with it: the inline patient's fields, `dob` as `YYYYMMDD` (presented as `DiagnosticOrderPatient`). */
+export type OrderPatient = Schemas['DiagnosticPatient'];
 
 /** What an order body resolves to once every rule of seed 4.8 holds. */
 export interface ResolvedOrder {

@@ -5,9 +5,11 @@ import { fileURLToPath } from 'node:url';
 import type { components } from '@pharmacy/contract';
 import { expect } from 'vitest';
 import type { Environment } from '../../src/auth/principal.js';
+import type { NewCustomer } from '../../src/customers/customer-service.js';
 import type { UnitOfWork } from '../../src/events/unit-of-work.js';
+import { createPatient } from './fixtures.js';
 import { adminWithKeys } from './sealed-fields.js';
-import type { TestApp } from './test-app.js';
+import { startTestApp, type TestApp } from './test-app.js';
 import { TEST_SECRETS_KEY } from './webhook-receiver.js';
 
 /** Lab orders as the stories make and read them: the sample catalogue's ids, bodies, and the operator's commands. */
@@ -167,4 +169,15 @@ export async function driveOrder(t: TestApp, id: string, until: Exclude<Mileston
     await t.app.services.units.run('test', step);
     if (status === until) return;
   }
+}
+
+/**
+ * A suite of production lab orders: the app, Acme with a patient, and production's catalogue
+ * imported (production has none until the operator imports one).
+ */
+export async function startProductionLab(): Promise<{ t: TestApp; acme: NewCustomer; patient: string }> {
+  const t = await startTestApp();
+  const acme = await t.customer('Acme');
+  await importCatalogue(t, 'production');
+  return { t, acme, patient: await createPatient(t, acme.production_api_key) };
 }
