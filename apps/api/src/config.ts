@@ -49,6 +49,8 @@ export interface Config {
   sandboxStepDelayMs: number;
   /** The sandbox's diagnostics catalogue until one is imported (DIAGNOSTICS_SANDBOX_CATALOGUE_FILE, a .json or .csv file). */
   diagnosticsSandboxCatalogueFile: string;
+  /** The sandbox's care team (programs, questionnaires, providers) until one is imported (CARE_TEAM_SANDBOX_FILE, a .json file). */
+  careTeamSandboxFile: string;
 }
 
 /** The audit trail of patient data access (audit/audit-trail.ts). */
@@ -165,6 +167,9 @@ export class ConfigError extends Error {}
 
 /** The shipped sample catalogue of lab tests, panels and kits (apps/api/reference-data/). */
 const DEFAULT_DIAGNOSTICS_CATALOGUE_FILE = fileURLToPath(new URL('../reference-data/diagnostics-catalogue.json', import.meta.url));
+
+/** The shipped sample care team (apps/api/reference-data/). */
+const DEFAULT_CARE_TEAM_FILE = fileURLToPath(new URL('../reference-data/care-team.json', import.meta.url));
 
 /** The shipped copy of the IANA special-purpose address registries (apps/api/reference-data/). */
 const DEFAULT_SPECIAL_RANGES_FILE = fileURLToPath(new URL('../reference-data/ip-special-purpose.json', import.meta.url));
@@ -325,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sandboxStepDelayMs: integer(env, 'SANDBOX_STEP_DELAY_MS', 3000, 0, 86_400_000),
     diagnosticsSandboxCatalogueFile: text(env, 'DIAGNOSTICS_SANDBOX_CATALOGUE_FILE', DEFAULT_DIAGNOSTICS_CATALOGUE_FILE),
+    careTeamSandboxFile: text(env, 'CARE_TEAM_SANDBOX_FILE', DEFAULT_CARE_TEAM_FILE),
     secretsKey: keySetting(env, 'SECRETS_KEY'),
     previousSecretsKeys: previousKeys(env, 'SECRETS_KEY_PREVIOUS'),
     webhooks: {

@@ -9,6 +9,11 @@ import { TokenExchange } from './access-tokens/token-exchange.js';
 import { AuditRepository } from './audit/audit-repository.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import type { Config } from './config.js';
+import { CareTeamRepository } from './care-team/care-team-repository.js';
+import { CareTeams } from './care-team/care-team-service.js';
+import { ConsultLifecycle } from './consults/consult-lifecycle.js';
+import { ConsultRepository } from './consults/consult-repository.js';
+import { ConsultService } from './consults/consult-service.js';
 import { CopayRequestRepository } from './copay-requests/copay-request-repository.js';
 import { CopayRequestService } from './copay-requests/copay-request-service.js';
 import { Reencryption } from './crypto/reencryption.js';
@@ -91,6 +96,12 @@ export interface Services {
   tokenExchange: TokenExchange;
   /** Tenants' user accounts and their consents (the accounts interface). */
   accounts: AccountService;
+  /** The care team of each environment: programs, questionnaires, providers and their hours (imported by the operator). */
+  careTeams: CareTeams;
+  /** Consults and the schedule they book. */
+  consults: ConsultService;
+  /** What providers decide on consults (the operator and the sandbox's simulated provider). */
+  consultLifecycle: ConsultLifecycle;
   /** The catalogue of lab tests, panels and kits of each environment (imported by the operator). */
   diagnosticCatalogues: DiagnosticCatalogues;
   /** At-home lab orders: made, read, listed, their results and rejections. */
@@ -174,6 +185,9 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const fillRequestRepository = new FillRequestRepository(db);
   const orderRepository = new OrderRepository(db);
   const fillLifecycle = new FillLifecycle(fillRequestRepository, orderRepository, prescriptions);
+  const careTeams = new CareTeams(new CareTeamRepository(db), config.careTeamSandboxFile);
+  const consultRepository = new ConsultRepository(db, database.dialect);
+  const consultLifecycle = new ConsultLifecycle(consultRepository);
   const diagnosticCatalogues = new DiagnosticCatalogues(new CatalogueRepository(db), config.diagnosticsSandboxCatalogueFile);
   const diagnosticOrderRepository = new DiagnosticOrderRepository(db, database.dialect);
   const diagnosticLifecycle = new DiagnosticLifecycle(diagnosticOrderRepository, secrets);
@@ -189,6 +203,9 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     accessTokens,
     tokenExchange: new TokenExchange(oauthClients, accessTokens),
     accounts: new AccountService(new AccountRepository(db), units, secrets),
+    careTeams,
+    consults: new ConsultService(consultRepository, careTeams, patients, units, consultLifecycle),
+    consultLifecycle,
     diagnosticCatalogues,
     diagnosticOrders: new DiagnosticOrderService(diagnosticOrderRepository, diagnosticCatalogues, { patients, insurances }, units, secrets),
     diagnosticLifecycle,
@@ -212,7 +229,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     sandboxSimulator: new SandboxSimulator(
       jobs,
       units,
-      sandboxScripts({ transfers: transferLifecycle, directTransfers: directTransferLifecycle, fills: fillLifecycle, lab: diagnosticLifecycle }),
+      sandboxScripts({ transfers: transferLifecycle, directTransfers: directTransferLifecycle, fills: fillLifecycle, lab: diagnosticLifecycle, consults: consultLifecycle }),
       config.sandboxStepDelayMs,
       log,
     ),

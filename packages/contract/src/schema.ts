@@ -1485,8 +1485,9 @@ export interface paths {
          *     (consults without an appointment never match them).
          *
          *     Paging is by offset: the page starts at `skip + (page_number - 1) × limit` of the set
-         *     sorted by `sort` (default `created_at`) in `direction` (default `desc`). The answer
-         *     carries `total`, the number of matching consults.
+         *     sorted by `sort` (default `created_at`) in `direction` (default `desc`). The answer is
+         *     a bare array of consults with the nested `provider` and `program`, as the real
+         *     platform answers it (no total).
          *
          *     The consult interface is version `v0`, in its paths. Its fields and parameters are
          *     snake_case, as the source names the query parameters. Authenticate with the API key
@@ -1496,7 +1497,7 @@ export interface paths {
          *     value is malformed (a `program_id` that is not 24 hex characters, a non-boolean
          *     `scheduled`, a `limit` out of bounds, an unknown `sort` field, an
          *     `appointment_end_date` not later than `appointment_start_date`) rather than ignoring it.
-         *     The response shape is our design.
+         *     The consult's shape is the real platform's, with our additions marked.
          */
         get: operations["listConsults"];
         put?: never;
@@ -1505,6 +1506,143 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/consults/v0/questionnaires": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the questionnaires to schedule consults for
+         * @description Lists the questionnaires of the care team of the caller's environment, each with its
+         *     program, the default length of an appointment and the states where a provider of its
+         *     program is licensed: the `questionnaire`, `state` and `program_id` values to call `GET
+         *     /v0/schedule` and the consult operations with. Our design: the real platform gives its
+         *     ids out of band. The sandbox starts with a sample care team; the operator imports
+         *     production's (`pnpm admin care-team import`).
+         */
+        get: operations["listConsultQuestionnaires"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/consults/v0/consult": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a consult
+         * @description Creates a consult of the questionnaire's program for the patient, as the real platform
+         *     takes it (`CreateConsult`), and answers its id and the patient's token. The patient is
+         *     named by `patient.patient_token` or given whole (a patient record is made or matched
+         *     from it, as `PUT /v1/patient` does). The consult starts at `REVIEW`, waiting for a
+         *     provider, with a `CONSULT` event.
+         *
+         *     With an `appointment`, the consult is booked at one of the slots `GET /v0/schedule`
+         *     offers (`appt_date` its start, `duration` its length in seconds, `provider_id` its
+         *     provider, or any free provider licensed in `shipping_address.state` when left out):
+         *     booking is atomic, so of two requests for the same provider's slot one wins and the
+         *     other answers `409` `The appointment slot is no longer available.`. A time that is no
+         *     open slot of a licensed provider of the program answers `400` keyed
+         *     `appointment.appt_date`.
+         *
+         *     Statuses: `200` with `{consult, patient, patient_token}` (the real platform's); `400`
+         *     on validation errors (an unknown `questionaire` is keyed so; a patient record cannot
+         *     be made of gender `unknown`: `patient.gender`); `404` `Consult questionnaire not
+         *     found. (You may not be authorized to it)` is not used: an unknown questionnaire is a
+         *     field error; `409`; `413`, `415`. Send an `Idempotency-Key` to retry safely.
+         *
+         *     ## In the sandbox
+         *     A simulated provider reviews sandbox consults by itself, `SANDBOX_STEP_DELAY_MS`
+         *     after they are made (production consults are decided by providers, recorded with `pnpm
+         *     admin consult`): `completed`. A marker in `metadata` forces another path (see
+         *     `x-sandbox-triggers`): `sandbox:issue` (`issue`, with a `CONSULT_TASK` for the
+         *     patient, then `issueCompleted`), `sandbox:reject` (`rejected`). `PATCH
+         *     /consults/v0/consult/{consult_id}/simulate` moves a sandbox consult at once.
+         */
+        post: operations["createConsult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/consults/v0/consult/{consult_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The consult's id (24 hex characters), as answered when it was created.
+                 * @example 65f1c2a9e4b0d3f7a8c91b41
+                 */
+                consult_id: components["parameters"]["ConsultId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a consult
+         * @description Answers one of the caller's consults (the real platform's fields this service keeps).
+         *     An unknown consult, or another tenant's or environment's, answers `404` `Consult not
+         *     found. (You may not be authorized to it)`.
+         */
+        get: operations["getConsult"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a consult
+         * @description Cancels a consult that no provider has decided yet (`REVIEW` or `issue`): its status
+         *     becomes `canceled`, its appointment's slot is free again, and a `CONSULT` event is
+         *     recorded. The record stays (our design). Answers `200` with the consult's id as a JSON
+         *     string (the real platform answers a string). A consult already decided answers `409`;
+         *     canceling again answers `200` and changes nothing.
+         */
+        delete: operations["deleteConsult"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/consults/v0/consult/{consult_id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The consult's id (24 hex characters), as answered when it was created.
+                 * @example 65f1c2a9e4b0d3f7a8c91b41
+                 */
+                consult_id: components["parameters"]["ConsultId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Simulate a provider's decision on a sandbox consult
+         * @description Moves a sandbox consult as a provider would, at once (the real platform's simulation):
+         *     `REVIEW` to `completed`, `issue` or `rejected`; `issue` to `issueCompleted` or
+         *     `issueRejected`. Records the `CONSULT` event (and the `CONSULT_TASK` of an issue), and
+         *     answers `{newStatus, statusFlowFromTo}`. A move the status does not allow answers
+         *     `409`; a production consult `403` (sandbox keys and tokens only).
+         */
+        patch: operations["simulateConsult"];
         trace?: never;
     };
     "/v0/schedule": {
@@ -1517,17 +1655,30 @@ export interface paths {
         /**
          * List open provider slots
          * @description Lists the open slots of providers licensed in `state` for the `questionnaire`'s
-         *     consults, between `start` and `end`. The slots can be used to create consults and
-         *     appointments. Every parameter is required except `duration` (minutes per slot; the
-         *     questionnaire's default length when omitted).
+         *     consults, between `start` and `end`: slots usable for creating consults and
+         *     appointments, as the real platform answers them (`{availabilities: [{start, end}]}`),
+         *     with our `provider_id`, `provider_name` and `duration` beside. Every parameter is
+         *     required except `duration` (minutes per slot; the questionnaire's default length when
+         *     omitted).
+         *
+         *     Slots are computed from the care team of the caller's environment: each provider of
+         *     the questionnaire's program licensed in `state`, their weekly working hours in their
+         *     own time zone (daylight-saving changes included: 09:00 local stays 09:00 local), less
+         *     their days off and existing appointments. A slot lies wholly inside the window;
+         *     slots are cut from the start of each working period in steps of `duration`; earliest
+         *     first, then by provider.
          *
          *     Rules: `start` must be later than now and `end` later than `start`; the window may
          *     span at most 31 days (our limit); `questionnaire` is 24 hex characters without a
-         *     prefix; `state` is two upper-case letters. A violation answers `400`; an unknown
-         *     questionnaire answers `404` with `Unable to find Questionnaire.` (our message).
+         *     prefix; `state` is two upper-case letters; `duration` a positive number of minutes (5
+         *     to 480). A violation answers `400`; an unknown questionnaire `404` `Consult
+         *     questionnaire not found. (You may not be authorized to it)`, as the real platform says.
          *
-         *     A slot is answered only if it lies wholly inside the window. Fields are snake_case,
-         *     as in the consult listing; the response shape is our design.
+         *     The ids to call it with are listed by `GET /consults/v0/questionnaires`. The sandbox's
+         *     sample care team (`apps/api/reference-data/care-team.json`) has, for example, the
+         *     questionnaire `6a1f35f64d3d318443a763de` (Weight management intake, 30 minutes) of
+         *     the program `6a1fe599f2aa13517b7e90fa` (Weight management), with providers licensed
+         *     in AK, AZ, CA, CO, CT, IL, MA, MN, MO, NJ, NM, NV, NY, OR, PA, TX, UT, WA, WI and WY.
          */
         get: operations["listScheduleSlots"];
         put?: never;
@@ -6487,76 +6638,63 @@ export interface components {
         ConsultObjectId: string;
         /**
          * ConsultStatus
-         * @description Where a consult stands (our design; the source names a `status` filter but not its
-         *     values): `pending` (created, waiting for the patient or a provider), `scheduled` (an
-         *     appointment is booked), `in_progress` (a provider is working on it), `completed`,
-         *     `canceled`.
+         * @description Where a consult stands, in the real platform's vocabulary (its examples and its
+         *     simulation's statuses): `REVIEW` (waiting for a provider's review, the status of a new
+         *     consult), `completed`, `issue` (the provider needs something from the patient),
+         *     `rejected`, `issueCompleted`, `issueRejected` (an issue resolved either way); and
+         *     `canceled` (our design: the customer deleted it). The real casing is kept.
          * @enum {string}
          */
-        ConsultStatus: "pending" | "scheduled" | "in_progress" | "completed" | "canceled";
+        ConsultStatus: "REVIEW" | "completed" | "issue" | "rejected" | "issueCompleted" | "issueRejected" | "canceled";
         /**
          * Consult
-         * @description A consult of one of the tenant's programs, as listed by `GET /consults/v0` (our design;
-         *     the source does not show consult fields). Fields are snake_case, as the consult query
-         *     parameters are. Patients are referenced by token, as everywhere in the service.
+         * @description A consult of one of the tenant's programs, as the real platform lists it: `id`,
+         *     `status`, `patient_token`, the nested `provider` and `program`, `lab_tests` and
+         *     `created_at`. `appointment`, `state`, `bundled` and `updated_at` are our additions.
          */
         Consult: {
             /** @description The consult's id. */
             id: components["schemas"]["ConsultObjectId"];
-            /** @description The program the consult belongs to. */
-            program_id: components["schemas"]["ConsultObjectId"];
             status: components["schemas"]["ConsultStatus"];
             /** @description The patient's token. */
             patient_token: components["schemas"]["Token"];
-            /** @description The patient's full name, as the `patient_name` filter matches it. */
-            patient_name: string;
-            /** @description The assigned provider; null until a provider is assigned. */
-            provider_id: string | null;
-            /** @description The assigned provider's full name; null until a provider is assigned. */
-            provider_name: string | null;
-            /** @description True when an appointment is booked for the consult (then `appointment_start` and `appointment_end` are set). */
-            scheduled: boolean;
-            /** @description True when the consult is bundled with other services of the program (for example the fulfilment of the prescribed medication) rather than ordered on its own. */
-            bundled: boolean;
-            /** @description The two-letter state the patient is in, which decides the providers licensed to treat them; null when not known. */
-            state: string | null;
-            /**
-             * Format: date-time
-             * @description Start of the booked appointment (ISO 8601, UTC); null when none is booked.
-             */
-            appointment_start: string | null;
-            /**
-             * Format: date-time
-             * @description End of the booked appointment (ISO 8601, UTC); null when none is booked.
-             */
-            appointment_end: string | null;
+            /** @description The provider assigned to the consult (null until one is). */
+            provider: {
+                id: components["schemas"]["ConsultObjectId"];
+                /**
+                 * Format: int64
+                 * @description The provider's NPI, a number as the real platform answers it.
+                 */
+                npi: number;
+                first_name: string;
+                last_name: string;
+                title: string | null;
+            } | null;
+            program: {
+                id: components["schemas"]["ConsultObjectId"];
+                name: string;
+            };
+            /** @description The lab orders of the consult (`GET /diagnostics/v0/orders/{order_id}`). */
+            lab_tests: {
+                order_id: components["schemas"]["DiagnosticUuid"];
+            }[];
+            /** @description The booked appointment, a slot of `GET /v0/schedule`; null when none is booked. */
+            appointment?: {
+                start: components["schemas"]["Timestamp"];
+                end: components["schemas"]["Timestamp"];
+            } | null;
+            /** @description The two-letter state the patient is in, which decides the providers licensed to treat them. */
+            state?: string;
+            /** @description True when the consult is bundled with other services of the program (the fulfilment of the prescribed medication) rather than ordered on its own. */
+            bundled?: boolean;
             created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /**
          * ConsultList
-         * @description One page of consults (our design), in the order asked by `sort` and `direction`.
-         *     `total` counts every consult matching the filters, so a caller can compute the number
-         *     of pages; `offset` and `limit` echo the window answered.
+         * @description One page of consults, in the order asked by `sort` and `direction`, as the real platform answers it (a bare array, without a total).
          */
-        ConsultList: {
-            results: components["schemas"]["Consult"][];
-            /**
-             * Format: int32
-             * @description How many consults match the filters, over all pages.
-             */
-            total: number;
-            /**
-             * Format: int32
-             * @description Zero-based position of the first result in the whole sorted set (`skip + (page_number - 1) × limit`).
-             */
-            offset: number;
-            /**
-             * Format: int32
-             * @description The page size applied.
-             */
-            limit: number;
-        };
+        ConsultList: components["schemas"]["Consult"][];
         /**
          * PlatformUnauthorizedError
          * @description The 401 body of the platform interfaces (consults, diagnostics, accounts).
@@ -6574,9 +6712,224 @@ export interface components {
             request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
+         * ConsultQuestionnaire
+         * @description A questionnaire of the care team, with its program (our design): the ids to call the
+         *     schedule and create consults with, the default length of an appointment, and the
+         *     states where a provider of its program is licensed.
+         */
+        ConsultQuestionnaire: {
+            /** @description The questionnaire's id, as the schedule's `questionnaire` takes it. */
+            id: components["schemas"]["ConsultObjectId"];
+            name: string;
+            program: {
+                /** @description The program's id, as the consult listing's `program_id` filter takes it. */
+                id: components["schemas"]["ConsultObjectId"];
+                name: string;
+            };
+            /**
+             * Format: int32
+             * @description The length of an appointment when the schedule is asked without `duration`.
+             */
+            default_duration_minutes: number;
+            /** @description The states where a provider of the program is licensed (the schedule's `state` values with providers), sorted. */
+            licensed_states: string[];
+        };
+        /**
+         * ConsultQuestionnaireList
+         * @description The questionnaires of the care team of the caller's environment, by name (our design; a catalogue, not paged).
+         */
+        ConsultQuestionnaireList: components["schemas"]["ConsultQuestionnaire"][];
+        /**
+         * ConsultPatientInput
+         * @description The patient of a new consult, the real platform's `Patient`: `patient_token` to name a
+         *     patient record of the caller, or the patient's data, from which a record is made (or
+         *     matched, as `PUT /v1/patient` does; a record needs `gender` `male` or `female` and a
+         *     `first_name`). `payment`, `current_medications` and `identification` are accepted as the
+         *     real platform takes them and not used by this service.
+         */
+        ConsultPatientInput: {
+            patient_token?: components["schemas"]["Token"];
+            first_name?: components["schemas"]["PersonName"];
+            last_name: components["schemas"]["PersonName"];
+            /** @enum {string} */
+            gender: "male" | "female" | "unknown";
+            /** @description Date of birth, `YYYY-MM-DD` (as the real platform's consults take it). */
+            dob: string;
+            home_zip: components["schemas"]["Zip"];
+            /** @enum {string} */
+            preferred_contact: "email" | "phone" | "sms";
+            contacts?: {
+                email?: components["schemas"]["Email"];
+                phone?: components["schemas"]["Phone"];
+                sms?: components["schemas"]["Phone"];
+                other_contacts?: {
+                    number: components["schemas"]["Phone"];
+                    /** @enum {string} */
+                    type: "mobile" | "home" | "power_of_attorney" | "care_giver" | "family_member" | "other";
+                }[];
+            };
+            payment?: Record<string, never>;
+            current_medications?: Record<string, never>;
+            identification?: {
+                media_id?: components["schemas"]["MediaId"];
+                /** @enum {string} */
+                form?: "SELF_PORTRAIT" | "PHOTO_IDENTIFICATION";
+            }[];
+        };
+        /**
+         * ConsultShippingAddress
+         * @description Where a prescription of the consult is shipped, the real platform's `Shipping Address`.
+         *     Its `state` is where the patient is: only providers licensed there may see the consult.
+         *     `country` defaults to `US` (the real platform requires it, with that default).
+         */
+        ConsultShippingAddress: {
+            name: string;
+            company?: string;
+            street1: string;
+            street2?: string;
+            city: string;
+            state: components["schemas"]["StateCode"];
+            zip: components["schemas"]["Zip"];
+            country?: components["schemas"]["CountryCode"];
+            phone?: components["schemas"]["Phone"];
+            email: components["schemas"]["Email"];
+            fax?: components["schemas"]["Phone"];
+        };
+        /**
+         * ConsultCreate
+         * @description A new consult, the real platform's `CreateConsult`: the patient, where to ship, the
+         *     questionnaire (spelled `questionaire`, as the real platform spells it), and an optional
+         *     `appointment` at one of the slots `GET /v0/schedule` offers. The real platform's other
+         *     parts (`answers`, `standard_questions`, `preferred_treatment`, `lab_tests`, `media`,
+         *     `documents`, `prescription_template`, `primary_care_provider`,
+         *     `authorized_representatives`, `other_consult_info`, `insurances`) are accepted, so a
+         *     real body is never refused, and are not used by this service.
+         */
+        ConsultCreate: {
+            patient: components["schemas"]["ConsultPatientInput"];
+            shipping_address: components["schemas"]["ConsultShippingAddress"];
+            /** @description The questionnaire of the consult (`GET /consults/v0/questionnaires`), which decides its program. */
+            questionaire: components["schemas"]["ConsultObjectId"];
+            appointment?: {
+                /** @description Start of the appointment, a slot's `start` from `GET /v0/schedule`. */
+                appt_date: components["schemas"]["Timestamp"];
+                /**
+                 * Format: int32
+                 * @description Length in seconds (3600 by default, as the real platform's); a slot's `duration` × 60.
+                 * @default 3600
+                 */
+                duration?: number;
+                /** @description The provider of the slot (`provider_id` of the schedule's slot); any provider of the program licensed in the patient's state who is free then, when left out. */
+                provider_id?: components["schemas"]["ConsultObjectId"];
+            };
+            /** @enum {string} */
+            payment_type?: "insurance" | "cash";
+            /** @description The customer's identifier of the consult. */
+            metadata?: string;
+            customer_note_to_pharmacy?: string;
+            is_video_consult?: boolean;
+            attribute?: string;
+            notificationSettings?: {
+                optOutSms?: boolean;
+                optOutEmail?: boolean;
+                optOutPhone?: boolean;
+            };
+            /** @description Insurance information, as the real platform takes it (accepted, not used). */
+            insurances?: string;
+            answers?: Record<string, never>;
+            standard_questions?: Record<string, never>;
+            preferred_treatment?: Record<string, never>;
+            other_consult_info?: Record<string, never>;
+            documents?: Record<string, never>;
+            prescription_template?: Record<string, never>;
+            primary_care_provider?: Record<string, never>;
+            media?: Record<string, never>;
+            lab_tests?: Record<string, never>[];
+            authorized_representatives?: Record<string, never>[];
+        };
+        /**
+         * ConsultCreated
+         * @description The new consult's id and its patient's token, as the real platform answers them (this service hosts no video, so `videoLinks` is left out).
+         */
+        ConsultCreated: {
+            /** @description The new consult's id. */
+            consult: components["schemas"]["ConsultObjectId"];
+            patient: {
+                patient_token: components["schemas"]["Token"];
+            };
+            patient_token: components["schemas"]["Token"];
+        };
+        /**
+         * ConsultDetail
+         * @description One consult, as `GET /consults/v0/consult/{consult_id}` answers it: the real platform's
+         *     fields this service keeps (`id`, `status`, `completed_at`, `metadata`, `program`,
+         *     `appointment`, `lab_tests`, `provider`, `patient_token`, `notes_to_patient`), and our
+         *     `appointment.start`, `appointment.end`, `state`, `created_at` and `updated_at`. Fields
+         *     without a value are left out.
+         */
+        ConsultDetail: {
+            id: components["schemas"]["ConsultObjectId"];
+            status: components["schemas"]["ConsultStatus"];
+            /** @description When the provider completed (or rejected) the consult. */
+            completed_at?: components["schemas"]["Timestamp"];
+            metadata?: string;
+            program: {
+                id: components["schemas"]["ConsultObjectId"];
+                name: string;
+            };
+            appointment: {
+                scheduled: boolean;
+                start?: components["schemas"]["Timestamp"];
+                end?: components["schemas"]["Timestamp"];
+            };
+            lab_tests: {
+                order_id: components["schemas"]["DiagnosticUuid"];
+            }[];
+            provider?: {
+                /** Format: int64 */
+                npi: number;
+                first_name: string;
+                last_name: string;
+                title: string | null;
+            };
+            patient_token: components["schemas"]["Token"];
+            notes_to_patient?: string;
+            state: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * ConsultSimulation
+         * @description A provider's decision to simulate in the sandbox, the real platform's body: the new
+         *     `status` and, as the real platform takes them, the reasons and notes (only `status` is
+         *     required here; `notes` becomes the consult's `notes_to_patient`).
+         */
+        ConsultSimulation: {
+            /** @enum {string} */
+            status: "completed" | "issue" | "rejected" | "issueCompleted" | "issueRejected";
+            issueReasonTopic?: string;
+            issueReason?: string;
+            rejectReasonTopic?: string;
+            rejectReason?: string;
+            notes?: string;
+            completionState?: string;
+            rx_ndc?: string;
+            providerAnswers?: Record<string, never>;
+            icd10?: string;
+        };
+        /**
+         * ConsultSimulated
+         * @description The status the simulation moved the consult to, and the move (`REVIEW -> completed`), as the real platform answers them.
+         */
+        ConsultSimulated: {
+            newStatus: components["schemas"]["ConsultStatus"];
+            statusFlowFromTo: string;
+        };
+        /**
          * ScheduleSlot
-         * @description One open slot of one provider (our design; the source does not show slot fields). A
-         *     slot can be used to book the appointment of a consult.
+         * @description One open slot: the real platform's `{start, end}`, and our `provider_id`,
+         *     `provider_name` and `duration` (so a slot can be booked with its provider). A slot can
+         *     be used to book the appointment of a consult.
          */
         ScheduleSlot: {
             /** @description Start of the slot (ISO 8601, UTC). */
@@ -6595,11 +6948,12 @@ export interface components {
         };
         /**
          * ScheduleSlotList
-         * @description The open slots of the window, earliest first, then by provider (our design). An empty
-         *     `slots` array means no licensed provider is free in the window.
+         * @description The open slots of the window, earliest first, then by provider, as the real platform
+         *     answers them: `{availabilities: [...]}`. An empty array means no licensed provider is
+         *     free in the window.
          */
         ScheduleSlotList: {
-            slots: components["schemas"]["ScheduleSlot"][];
+            availabilities: components["schemas"]["ScheduleSlot"][];
         };
         /**
          * DiagnosticSampleType
@@ -7750,7 +8104,29 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Not Found. No questionnaire with this id for the tenant (our message). */
+        /**
+         * @description Conflict (our design). The appointment's slot is no longer free (another consult booked
+         *     it first), the consult's status does not allow the change (a completed consult cannot be
+         *     canceled), or a request with the same `Idempotency-Key` is still being processed.
+         */
+        ConsultConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Not Found. No consult with this id for the caller, as the real platform says it. */
+        ConsultNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Not Found. No questionnaire with this id in the care team of the caller's environment (the real platform's message). */
         ScheduleNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8347,8 +8723,8 @@ export interface components {
          */
         ConsultScheduled: boolean;
         /**
-         * @description Only consults in this status (the values are our design).
-         * @example scheduled
+         * @description Only consults in this status (the real platform's vocabulary).
+         * @example REVIEW
          */
         ConsultStatusFilter: components["schemas"]["ConsultStatus"];
         /**
@@ -8389,12 +8765,17 @@ export interface components {
          * @description The field the consults are sorted by (the sortable fields are our design); ties are broken by `id`.
          * @example appointment_start
          */
-        ConsultSort: "created_at" | "updated_at" | "appointment_start" | "status" | "patient_name" | "provider_name";
+        ConsultSort: "created_at" | "updated_at" | "appointment_start" | "status";
         /**
          * @description Sort direction, ascending or descending (default `desc`, newest first; our design).
          * @example asc
          */
         ConsultDirection: "asc" | "desc";
+        /**
+         * @description The consult's id (24 hex characters), as answered when it was created.
+         * @example 65f1c2a9e4b0d3f7a8c91b41
+         */
+        ConsultId: components["schemas"]["ConsultObjectId"];
         /**
          * @description Start of the window to search (ISO 8601 date-time); must be later than now.
          * @example 2030-01-15T14:00:00Z
@@ -10704,8 +11085,8 @@ export interface operations {
                  */
                 scheduled?: components["parameters"]["ConsultScheduled"];
                 /**
-                 * @description Only consults in this status (the values are our design).
-                 * @example scheduled
+                 * @description Only consults in this status (the real platform's vocabulary).
+                 * @example REVIEW
                  */
                 status?: components["parameters"]["ConsultStatusFilter"];
                 /**
@@ -10759,7 +11140,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of matching consults, with the total count. */
+            /** @description One page of matching consults. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10773,6 +11154,200 @@ export interface operations {
             404: components["responses"]["NoRoute"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listConsultQuestionnaires: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The questionnaires, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsultQuestionnaireList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["NoRoute"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createConsult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsultCreate"];
+            };
+        };
+        responses: {
+            /** @description The new consult's id and its patient's token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsultCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["NoRoute"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ConsultConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getConsult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The consult's id (24 hex characters), as answered when it was created.
+                 * @example 65f1c2a9e4b0d3f7a8c91b41
+                 */
+                consult_id: components["parameters"]["ConsultId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The consult. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsultDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["ConsultNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteConsult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The consult's id (24 hex characters), as answered when it was created.
+                 * @example 65f1c2a9e4b0d3f7a8c91b41
+                 */
+                consult_id: components["parameters"]["ConsultId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled consult's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsultObjectId"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            404: components["responses"]["ConsultNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ConsultConflict"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateConsult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The consult's id (24 hex characters), as answered when it was created.
+                 * @example 65f1c2a9e4b0d3f7a8c91b41
+                 */
+                consult_id: components["parameters"]["ConsultId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsultSimulation"];
+            };
+        };
+        responses: {
+            /** @description The new status and the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsultSimulated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["PlatformOrApiKeyUnauthorized"];
+            403: components["responses"]["SandboxOnly"];
+            404: components["responses"]["ConsultNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ConsultConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];

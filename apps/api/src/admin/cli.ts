@@ -14,6 +14,7 @@
  *   enable-webhook --customer <id> --environment sandbox|production
  *       enables a disabled endpoint again (enable-webhook.ts) and prints it
  *   lab <action> --order <id> ...   the milestones of a lab order (lab-commands.ts)
+ *   consult <action> --consult <id> ...   a provider's decision on a consult (consult-commands.ts)
  *   transfer | direct-transfer | fill | prescription <action> ...   the pharmacy staff's actions
  *       (transfer-commands.ts, fill-commands.ts, prescription-commands.ts): each runs one action
  *       of an area's lifecycle and prints the records changed and the events recorded
@@ -25,10 +26,12 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createServices, type Services } from '../services.js';
 import { audit, AUDIT_USAGE } from './audit-command.js';
+import { careTeam, CARE_TEAM_USAGE } from './care-team-commands.js';
 import { CLIENT_USAGE, createClient, listClients, revokeClient } from './client-commands.js';
 import { CliError, ownerOption, type Command } from './command.js';
 import { diagnosticsCatalogue, DIAGNOSTICS_CATALOGUE_USAGE } from './diagnostics-catalogue-commands.js';
 import { enableWebhook, ENABLE_WEBHOOK_USAGE } from './enable-webhook.js';
+import { consult, CONSULT_USAGE } from './consult-commands.js';
 import { fill, FILL_USAGE } from './fill-commands.js';
 import { lab, LAB_USAGE } from './lab-commands.js';
 import { prescription, PRESCRIPTION_USAGE } from './prescription-commands.js';
@@ -44,10 +47,12 @@ const USAGE = [
   ...TRANSFER_USAGE,
   ...FILL_USAGE,
   ...LAB_USAGE,
+  ...CONSULT_USAGE,
   ...PRESCRIPTION_USAGE,
   ...REENCRYPT_USAGE,
   ...AUDIT_USAGE,
   ...DIAGNOSTICS_CATALOGUE_USAGE,
+  ...CARE_TEAM_USAGE,
 ].join('\n');
 
 function protocolOf(url: string): string {
@@ -93,12 +98,14 @@ const commands: Record<string, Command> = {
   'direct-transfer': directTransfer,
   fill,
   lab,
+  consult,
   prescription,
   // Key rotation: every sealed value under the current key.
   reencrypt,
   // Who read or wrote which patient records, when.
   audit,
   'diagnostics-catalogue': diagnosticsCatalogue,
+  'care-team': careTeam,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -15,6 +15,7 @@ import { idempotencyKeys } from './migrations/012-idempotency-keys.js';
 import { auditTrail } from './migrations/013-audit-trail.js';
 import { platformIdentity } from './migrations/014-platform-identity.js';
 import { diagnostics } from './migrations/015-diagnostics.js';
+import { consults } from './migrations/016-consults.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -32,6 +33,7 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '013-audit-trail': auditTrail(dialect),
   '014-platform-identity': platformIdentity,
   '015-diagnostics': diagnostics,
+  '016-consults': consults,
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */

@@ -5,6 +5,7 @@ import { createAccessToken } from '../handlers/authentication/createAccessToken.
 import { createAccount } from '../handlers/accounts/createAccount.js';
 import { createAccountConsent } from '../handlers/accounts/createAccountConsent.js';
 import { createAutoRefill } from '../handlers/auto-refill/createAutoRefill.js';
+import { createConsult } from '../handlers/consults/createConsult.js';
 import { createDiagnosticOrder } from '../handlers/diagnostics/createDiagnosticOrder.js';
 import { createDirectTransfer } from '../handlers/direct-transfers/createDirectTransfer.js';
 import { createFillRequest } from '../handlers/fill-requests/createFillRequest.js';
@@ -12,10 +13,12 @@ import { createPatient } from '../handlers/patients/createPatient.js';
 import { createSameDayDelivery } from '../handlers/same-day-delivery/createSameDayDelivery.js';
 import { createTransferRequest } from '../handlers/transfers/createTransferRequest.js';
 import { deleteAccount } from '../handlers/accounts/deleteAccount.js';
+import { deleteConsult } from '../handlers/consults/deleteConsult.js';
 import { enableWebhookEndpoint } from '../handlers/webhook-endpoints/enableWebhookEndpoint.js';
 import { findPatient } from '../handlers/patients/findPatient.js';
 import { getAutoRefill } from '../handlers/auto-refill/getAutoRefill.js';
 import { getAvailability } from '../handlers/lookups/getAvailability.js';
+import { getConsult } from '../handlers/consults/getConsult.js';
 import { getCopayRequest } from '../handlers/copay-requests/getCopayRequest.js';
 import { getDiagnosticOrder } from '../handlers/diagnostics/getDiagnosticOrder.js';
 import { getDiagnosticOrderRejection } from '../handlers/diagnostics/getDiagnosticOrderRejection.js';
@@ -41,6 +44,7 @@ import { getScheduledFillRequest } from '../handlers/scheduled-fills/getSchedule
 import { getTransferRequest } from '../handlers/transfers/getTransferRequest.js';
 import { getWebhookEndpoint } from '../handlers/webhook-endpoints/getWebhookEndpoint.js';
 import { listAutoRefills } from '../handlers/auto-refill/listAutoRefills.js';
+import { listConsultQuestionnaires } from '../handlers/consults/listConsultQuestionnaires.js';
 import { listConsults } from '../handlers/consults/listConsults.js';
 import { listDiagnosticKits } from '../handlers/diagnostics/listDiagnosticKits.js';
 import { listDiagnosticOrders } from '../handlers/diagnostics/listDiagnosticOrders.js';
@@ -67,6 +71,7 @@ import { registerKitSerial } from '../handlers/diagnostics/registerKitSerial.js'
 import { rescheduleFillRequest } from '../handlers/scheduled-fills/rescheduleFillRequest.js';
 import { rotateWebhookEndpointSecret } from '../handlers/webhook-endpoints/rotateWebhookEndpointSecret.js';
 import { setWebhookEndpoint } from '../handlers/webhook-endpoints/setWebhookEndpoint.js';
+import { simulateConsult } from '../handlers/consults/simulateConsult.js';
 import { testWebhookEndpoint } from '../handlers/webhook-endpoints/testWebhookEndpoint.js';
 import { updatePatient } from '../handlers/patients/updatePatient.js';
 import { validateKitSerial } from '../handlers/diagnostics/validateKitSerial.js';
@@ -77,6 +82,7 @@ export const handlers: Handlers = {
   createAccount,
   createAccountConsent,
   createAutoRefill,
+  createConsult,
   createDiagnosticOrder,
   createDirectTransfer,
   createFillRequest,
@@ -84,10 +90,12 @@ export const handlers: Handlers = {
   createSameDayDelivery,
   createTransferRequest,
   deleteAccount,
+  deleteConsult,
   enableWebhookEndpoint,
   findPatient,
   getAutoRefill,
   getAvailability,
+  getConsult,
   getCopayRequest,
   getDiagnosticOrder,
   getDiagnosticOrderRejection,
@@ -113,6 +121,7 @@ export const handlers: Handlers = {
   getTransferRequest,
   getWebhookEndpoint,
   listAutoRefills,
+  listConsultQuestionnaires,
   listConsults,
   listDiagnosticKits,
   listDiagnosticOrders,
@@ -139,6 +148,7 @@ export const handlers: Handlers = {
   rescheduleFillRequest,
   rotateWebhookEndpointSecret,
   setWebhookEndpoint,
+  simulateConsult,
   testWebhookEndpoint,
   updatePatient,
   validateKitSerial,

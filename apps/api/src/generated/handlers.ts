@@ -2,7 +2,7 @@
 import type { operations } from '@pharmacy/contract';
 import type { OperationInput, OperationOutput, RequestContext } from '../http/operation-types.js';
 
-export type OperationId = 'cancelAutoRefill' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'enableWebhookEndpoint' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getCopayRequest' | 'getDiagnosticOrder' | 'getDiagnosticOrderRejection' | 'getDiagnosticOrderResults' | 'getDiagnosticOrderResultsUnprefixed' | 'getDiagnosticOrderResultsV2' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getJsonWebKeySet' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'receiveSandboxElectronicPrescription' | 'redeliverWebhookEvent' | 'redeliverWebhookEvents' | 'registerDiagnosticOrder' | 'registerDiagnosticOrderUnprefixed' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'setWebhookEndpoint' | 'testWebhookEndpoint' | 'updatePatient' | 'validateKitSerial';
+export type OperationId = 'cancelAutoRefill' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createConsult' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'deleteConsult' | 'enableWebhookEndpoint' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getConsult' | 'getCopayRequest' | 'getDiagnosticOrder' | 'getDiagnosticOrderRejection' | 'getDiagnosticOrderResults' | 'getDiagnosticOrderResultsUnprefixed' | 'getDiagnosticOrderResultsV2' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getJsonWebKeySet' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsultQuestionnaires' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'receiveSandboxElectronicPrescription' | 'redeliverWebhookEvent' | 'redeliverWebhookEvents' | 'registerDiagnosticOrder' | 'registerDiagnosticOrderUnprefixed' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'setWebhookEndpoint' | 'simulateConsult' | 'testWebhookEndpoint' | 'updatePatient' | 'validateKitSerial';
 
 export interface Handlers {
   /** DELETE /v1/auto-refill/{prescription_token}: Cancel an auto-refill subscription */
@@ -15,6 +15,8 @@ export interface Handlers {
   createAccountConsent(input: OperationInput<operations['createAccountConsent']>, ctx: RequestContext): Promise<OperationOutput<operations['createAccountConsent']>>;
   /** POST /v1/auto-refill/{prescription_token}: Subscribe a prescription to auto-refill */
   createAutoRefill(input: OperationInput<operations['createAutoRefill']>, ctx: RequestContext): Promise<OperationOutput<operations['createAutoRefill']>>;
+  /** POST /consults/v0/consult: Create a consult */
+  createConsult(input: OperationInput<operations['createConsult']>, ctx: RequestContext): Promise<OperationOutput<operations['createConsult']>>;
   /** POST /diagnostics/v0/orders: Order a lab test kit */
   createDiagnosticOrder(input: OperationInput<operations['createDiagnosticOrder']>, ctx: RequestContext): Promise<OperationOutput<operations['createDiagnosticOrder']>>;
   /** POST /v1/direct_transfer: Submit a direct transfer */
@@ -29,6 +31,8 @@ export interface Handlers {
   createTransferRequest(input: OperationInput<operations['createTransferRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['createTransferRequest']>>;
   /** DELETE /accounts/{accountId}: Delete an account */
   deleteAccount(input: OperationInput<operations['deleteAccount']>, ctx: RequestContext): Promise<OperationOutput<operations['deleteAccount']>>;
+  /** DELETE /consults/v0/consult/{consult_id}: Cancel a consult */
+  deleteConsult(input: OperationInput<operations['deleteConsult']>, ctx: RequestContext): Promise<OperationOutput<operations['deleteConsult']>>;
   /** POST /v1/webhook_endpoint/enable: Enable the endpoint again */
   enableWebhookEndpoint(input: OperationInput<operations['enableWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['enableWebhookEndpoint']>>;
   /** GET /v1/patient: Find a patient */
@@ -37,6 +41,8 @@ export interface Handlers {
   getAutoRefill(input: OperationInput<operations['getAutoRefill']>, ctx: RequestContext): Promise<OperationOutput<operations['getAutoRefill']>>;
   /** GET /v1/availability: Check availability by NDC */
   getAvailability(input: OperationInput<operations['getAvailability']>, ctx: RequestContext): Promise<OperationOutput<operations['getAvailability']>>;
+  /** GET /consults/v0/consult/{consult_id}: Get a consult */
+  getConsult(input: OperationInput<operations['getConsult']>, ctx: RequestContext): Promise<OperationOutput<operations['getConsult']>>;
   /** GET /v1/copay_request/{request_id}: Get a copay request */
   getCopayRequest(input: OperationInput<operations['getCopayRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['getCopayRequest']>>;
   /** GET /diagnostics/v0/orders/{order_id}: Get a lab order */
@@ -87,6 +93,8 @@ export interface Handlers {
   getWebhookEndpoint(input: OperationInput<operations['getWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['getWebhookEndpoint']>>;
   /** GET /v1/auto-refill: List auto-refill subscriptions */
   listAutoRefills(input: OperationInput<operations['listAutoRefills']>, ctx: RequestContext): Promise<OperationOutput<operations['listAutoRefills']>>;
+  /** GET /consults/v0/questionnaires: List the questionnaires to schedule consults for */
+  listConsultQuestionnaires(input: OperationInput<operations['listConsultQuestionnaires']>, ctx: RequestContext): Promise<OperationOutput<operations['listConsultQuestionnaires']>>;
   /** GET /consults/v0: List consults */
   listConsults(input: OperationInput<operations['listConsults']>, ctx: RequestContext): Promise<OperationOutput<operations['listConsults']>>;
   /** GET /diagnostics/v0/kits: List lab test kits */
@@ -139,6 +147,8 @@ export interface Handlers {
   rotateWebhookEndpointSecret(input: OperationInput<operations['rotateWebhookEndpointSecret']>, ctx: RequestContext): Promise<OperationOutput<operations['rotateWebhookEndpointSecret']>>;
   /** PUT /v1/webhook_endpoint: Set the webhook endpoint */
   setWebhookEndpoint(input: OperationInput<operations['setWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['setWebhookEndpoint']>>;
+  /** PATCH /consults/v0/consult/{consult_id}/simulate: Simulate a provider's decision on a sandbox consult */
+  simulateConsult(input: OperationInput<operations['simulateConsult']>, ctx: RequestContext): Promise<OperationOutput<operations['simulateConsult']>>;
   /** POST /v1/webhook_endpoint/test: Send a test request to the endpoint */
   testWebhookEndpoint(input: OperationInput<operations['testWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['testWebhookEndpoint']>>;
   /** POST /v1/patient/{patient_token}: Update a patient */

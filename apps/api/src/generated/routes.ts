@@ -573,6 +573,166 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   },
   {
+    "operationId": "createConsult",
+    "method": "POST",
+    "path": "/consults/v0/consult",
+    "security": [
+      {
+        "ApiKey": []
+      },
+      {
+        "BearerJwt": []
+      }
+    ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/ConsultCreate"
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ConsultCreated"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "patient",
+          "patient_token"
+        ],
+        [
+          "body",
+          "patient",
+          "identification",
+          "[]",
+          "media_id"
+        ],
+        [
+          "body",
+          "questionaire"
+        ],
+        [
+          "body",
+          "appointment",
+          "provider_id"
+        ],
+        [
+          "response",
+          "consult"
+        ],
+        [
+          "response",
+          "patient",
+          "patient_token"
+        ],
+        [
+          "response",
+          "patient_token"
+        ]
+      ]
+    }
+  },
+  {
     "operationId": "createDiagnosticOrder",
     "method": "POST",
     "path": "/diagnostics/v0/orders",
@@ -1482,6 +1642,111 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   },
   {
+    "operationId": "deleteConsult",
+    "method": "DELETE",
+    "path": "/consults/v0/consult/{consult_id}",
+    "security": [
+      {
+        "ApiKey": []
+      },
+      {
+        "BearerJwt": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "consult_id": {
+          "$ref": "contract#/components/schemas/ConsultObjectId"
+        }
+      },
+      "required": [
+        "consult_id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ConsultObjectId"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "consult_id"
+        ],
+        [
+          "response"
+        ]
+      ]
+    }
+  },
+  {
     "operationId": "enableWebhookEndpoint",
     "method": "POST",
     "path": "/v1/webhook_endpoint/enable",
@@ -1852,6 +2117,121 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    }
+  },
+  {
+    "operationId": "getConsult",
+    "method": "GET",
+    "path": "/consults/v0/consult/{consult_id}",
+    "security": [
+      {
+        "ApiKey": []
+      },
+      {
+        "BearerJwt": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "consult_id": {
+          "$ref": "contract#/components/schemas/ConsultObjectId"
+        }
+      },
+      "required": [
+        "consult_id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ConsultDetail"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "consult_id"
+        ],
+        [
+          "response",
+          "id"
+        ],
+        [
+          "response",
+          "program",
+          "id"
+        ],
+        [
+          "response",
+          "lab_tests",
+          "[]",
+          "order_id"
+        ],
+        [
+          "response",
+          "patient_token"
+        ]
+      ]
     }
   },
   {
@@ -4188,6 +4568,82 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   },
   {
+    "operationId": "listConsultQuestionnaires",
+    "method": "GET",
+    "path": "/consults/v0/questionnaires",
+    "security": [
+      {
+        "ApiKey": []
+      },
+      {
+        "BearerJwt": []
+      }
+    ],
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ConsultQuestionnaireList"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    }
+  },
+  {
     "operationId": "listConsults",
     "method": "GET",
     "path": "/consults/v0",
@@ -4260,9 +4716,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
             "created_at",
             "updated_at",
             "appointment_start",
-            "status",
-            "patient_name",
-            "provider_name"
+            "status"
           ],
           "default": "created_at"
         },
@@ -4353,21 +4807,32 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ],
         [
           "response",
-          "results",
           "[]",
           "id"
         ],
         [
           "response",
-          "results",
           "[]",
-          "program_id"
+          "patient_token"
         ],
         [
           "response",
-          "results",
           "[]",
-          "patient_token"
+          "provider",
+          "id"
+        ],
+        [
+          "response",
+          "[]",
+          "program",
+          "id"
+        ],
+        [
+          "response",
+          "[]",
+          "lab_tests",
+          "[]",
+          "order_id"
         ]
       ]
     }
@@ -7367,6 +7832,135 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       }
+    }
+  },
+  {
+    "operationId": "simulateConsult",
+    "method": "PATCH",
+    "path": "/consults/v0/consult/{consult_id}/simulate",
+    "security": [
+      {
+        "ApiKey": []
+      },
+      {
+        "BearerJwt": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "consult_id": {
+          "$ref": "contract#/components/schemas/ConsultObjectId"
+        }
+      },
+      "required": [
+        "consult_id"
+      ]
+    },
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/ConsultSimulation"
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ConsultSimulated"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "contract#/components/schemas/PlatformUnauthorizedError"
+            },
+            {
+              "$ref": "contract#/components/schemas/UnauthorizedError"
+            }
+          ]
+        }
+      },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "consult_id"
+        ]
+      ]
     }
   },
   {

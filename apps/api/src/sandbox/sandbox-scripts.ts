@@ -1,8 +1,10 @@
+import type { ConsultLifecycle } from '../consults/consult-lifecycle.js';
 import type { DiagnosticLifecycle } from '../diagnostics/diagnostic-lifecycle.js';
 import type { DirectTransferLifecycle } from '../direct-transfers/direct-transfer-lifecycle.js';
 import type { FillLifecycle } from '../fill-requests/fill-lifecycle.js';
 import type { TransferLifecycle } from '../transfers/transfer-lifecycle.js';
 import type { SandboxScripts } from './sandbox-script.js';
+import { consultScript } from './scripts/consult.js';
 import { diagnosticOrderScript } from './scripts/diagnostic-order.js';
 import { directTransferScript } from './scripts/direct-transfer.js';
 import { fillRequestScript } from './scripts/fill-request.js';
@@ -14,6 +16,7 @@ export interface ScriptedLifecycles {
   directTransfers: DirectTransferLifecycle;
   fills: FillLifecycle;
   lab: DiagnosticLifecycle;
+  consults: ConsultLifecycle;
 }
 
 /** The table of scripts, one file each in scripts/: a new lifecycle adds its row here. */
@@ -23,5 +26,6 @@ export function sandboxScripts(lifecycles: ScriptedLifecycles): SandboxScripts {
     direct_transfer: directTransferScript(lifecycles.directTransfers),
     fill_request: fillRequestScript(lifecycles.fills),
     diagnostic_order: diagnosticOrderScript(lifecycles.lab),
+    consult: consultScript(lifecycles.consults),
   };
 }

@@ -19,6 +19,9 @@ import { isRejectionCode, type TransferRejectionCode } from '../transfers/reject
  *   `sandbox:abnormal` → every milestone, with results out of range;
  *   `sandbox:reject` → milestones to delivered to lab, then rejected (not fixable);
  *   `sandbox:reject:fixable` → the same, fixable with a new sample.
+ * - consult (`metadata`):
+ *   `sandbox:issue` → `issue` (a task for the patient), then `issueCompleted`;
+ *   `sandbox:reject` → `rejected`; none → `completed`.
  */
 const SANDBOX_MARKERS = {
   reject: 'sandbox:reject',
@@ -28,6 +31,7 @@ const SANDBOX_MARKERS = {
   returned: 'sandbox:returned',
   abnormal: 'sandbox:abnormal',
   rejectFixable: 'sandbox:reject:fixable',
+  issue: 'sandbox:issue',
 } as const;
 
 type TransferTrigger =
@@ -66,4 +70,12 @@ export function labTrigger(...texts: (string | null | undefined)[]): LabTrigger 
   if (text.includes(SANDBOX_MARKERS.reject)) return 'reject';
   if (text.includes(SANDBOX_MARKERS.abnormal)) return 'abnormal';
   return 'normal';
+}
+
+type ConsultTrigger = 'complete' | 'issue' | 'reject';
+
+export function consultTrigger(metadata: string | null | undefined): ConsultTrigger {
+  if (metadata?.includes(SANDBOX_MARKERS.issue)) return 'issue';
+  if (metadata?.includes(SANDBOX_MARKERS.reject)) return 'reject';
+  return 'complete';
 }

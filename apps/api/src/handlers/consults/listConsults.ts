@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** GET /consults/v0: List consults. Scaffolded by `pnpm generate`; replace the body. */
-export const listConsults: Handlers['listConsults'] = async () => {
-  throw notImplemented('listConsults');
+export const listConsults: Handlers['listConsults'] = async ({ query }, ctx) => {
+  return { status: 200, body: await ctx.services.consults.list(ownerOf(ctx), query) };
 };

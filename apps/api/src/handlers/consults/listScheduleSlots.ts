@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** GET /v0/schedule: List open provider slots. Scaffolded by `pnpm generate`; replace the body. */
-export const listScheduleSlots: Handlers['listScheduleSlots'] = async () => {
-  throw notImplemented('listScheduleSlots');
+export const listScheduleSlots: Handlers['listScheduleSlots'] = async ({ query }, ctx) => {
+  return { status: 200, body: { availabilities: await ctx.services.consults.schedule(ownerOf(ctx).environment, query) } };
 };
