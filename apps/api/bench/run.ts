@@ -11,6 +11,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { CareTeam } from '../src/care-team/care-team.js';
+import { npiCheckDigit } from '../src/care-team/care-team-rules.js';
 import { openDatabase } from '../src/db/database.js';
 import { randomToken } from '../src/tokens.js';
 import { freePort, startProcess, type Started } from './processes.js';
@@ -82,6 +85,29 @@ async function seedPrescriptions(databaseUrl: string, customerId: string, patien
   return tokens;
 }
 
+/**
+ * The bench's care team: the sandbox's sample with 20 providers (the sample's, and copies
+ * of them with ids and NPIs of their own), every one seeing the first questionnaire's
+ * program and licensed in CA, so one schedule query looks at all 20.
+ */
+function benchCareTeam(): { team: CareTeam; questionnaire: string } {
+  const team = JSON.parse(readFileSync(join(apiRoot, 'reference-data', 'care-team.json'), 'utf8')) as CareTeam;
+  const questionnaire = team.questionnaires[0]!;
+  const providers = Array.from({ length: 20 }, (_, i) => {
+    const model = team.providers[i % team.providers.length]!;
+    const first9 = String(100_000_000 + i * 7_919).slice(0, 9);
+    return {
+      ...model,
+      id: (i + 1).toString(16).padStart(24, 'b'),
+      npi: `${first9}${npiCheckDigit(first9)}`,
+      licensed_states: [...new Set([...model.licensed_states, 'CA'])],
+      program_ids: [...new Set([...model.program_ids, questionnaire.program_id])],
+      exceptions: [],
+    };
+  });
+  return { team: { ...team, providers }, questionnaire: questionnaire.id };
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pharmacy-bench-'));
   const databaseUrl = process.env.DATABASE_URL ?? join(dataDir, 'bench.db');
@@ -91,6 +117,13 @@ async function main(): Promise<void> {
     // Nor does the sandbox's simulated pharmacy and lab run during it: the rows measure
     // answering requests, not the background work of the thousands of records they make.
     const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', SANDBOX_STEP_DELAY_MS: '86400000' };
+    const { team, questionnaire } = benchCareTeam();
+    const careTeamFile = join(dataDir, 'care-team.json');
+    writeFileSync(careTeamFile, JSON.stringify(team));
+    execFileSync(process.execPath, [join(apiRoot, 'bin', 'admin.mjs'), 'care-team', 'import', '--environment', 'sandbox', '--file', careTeamFile], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
     const customer = JSON.parse(
       execFileSync(process.execPath, [join(apiRoot, 'bin', 'admin.mjs'), 'create-customer', '--name', 'Bench'], {
         env: { ...process.env, ...env },
@@ -169,6 +202,31 @@ async function main(): Promise<void> {
       requests: [{ method: 'POST', path: '/diagnostics/v0/orders', headers: auth, body: labOrderBody }],
     });
 
+    // A busy week: every other slot of the 20 providers' next seven days booked by consults.
+    const day = 86_400_000;
+    const from = new Date(Date.now() + day).toISOString();
+    const week = new Date(Date.now() + 8 * day).toISOString();
+    const scheduleOf = (end: string) => `/v0/schedule?start=${from}&end=${end}&questionnaire=${questionnaire}&state=CA`;
+    const weekSlots = ((await (await fetch(`${api}${scheduleOf(week)}`, { headers: auth })).json()) as { availabilities: { start: string; duration: number; provider_id: string }[] })
+      .availabilities;
+    const consultBody = (slot: { start: string; duration: number; provider_id: string }) =>
+      JSON.stringify({
+        patient: { patient_token, last_name: 'Patient', gender: 'female', dob: '1980-01-31', home_zip: '94107', preferred_contact: 'email' },
+        shipping_address: { name: 'Bench Patient', street1: '1 Market St', city: 'San Francisco', state: 'CA', zip: '94107', email: 'bench@example.com' },
+        questionaire: questionnaire,
+        appointment: { appt_date: slot.start, duration: slot.duration * 60, provider_id: slot.provider_id },
+      });
+    let booked = 0;
+    for (const slot of weekSlots.filter((_, i) => i % 2 === 0)) {
+      const res = await fetch(`${api}/consults/v0/consult`, { method: 'POST', headers: auth, body: consultBody(slot) });
+      if (res.status === 200) booked++;
+      await res.arrayBuffer();
+    }
+    const month = new Date(Date.parse(from) + 31 * day).toISOString();
+    const probe = await fetch(`${api}${scheduleOf(month)}`, { headers: auth });
+    if (probe.status !== 200) throw new Error(`the schedule answered ${probe.status}: ${await probe.text()}`);
+    await probe.arrayBuffer();
+
     let n = 0;
     const createPatients = (url: string): autocannon.Options => ({
       url,
@@ -199,6 +257,9 @@ async function main(): Promise<void> {
     rows.push(await measure('prism', 'POST /diagnostics/v0/orders', createLabOrders(prism)));
     rows.push(await measure('service', 'GET /diagnostics/v0/orders', { url: `${api}/diagnostics/v0/orders`, headers: auth }));
     rows.push(await measure('prism', 'GET /diagnostics/v0/orders', { url: `${prism}/diagnostics/v0/orders`, headers: auth }));
+    // Its latency with one request at a time (the goal: p99 under 20 ms), then its throughput.
+    rows.push(await measure('service, 1 connection', 'GET /v0/schedule (31 days, 20 providers)', { url: `${api}${scheduleOf(month)}`, headers: auth, connections: 1 }));
+    rows.push(await measure('service', 'GET /v0/schedule (31 days, 20 providers)', { url: `${api}${scheduleOf(month)}`, headers: auth }));
     rows.push(await measure('service', 'POST /oauth/token', { url: api, requests: [{ method: 'POST', path: '/oauth/token', headers: { 'content-type': 'application/json' }, body: credentials }] }));
     rows.push(await measure('service', 'PUT /v1/patient (new)', createPatients(api)));
     rows.push(await measure('prism', 'PUT /v1/patient (new)', createPatients(prism)));
@@ -229,6 +290,11 @@ async function main(): Promise<void> {
     console.log(`durable patient creates: ${row('PUT /v1/patient (new)')}/s`);
     console.log(`durable fill requests: ${row('POST /v1/fill_request')}/s`);
     console.log(`lab orders: ${row('POST /diagnostics/v0/orders')}/s created, first page of 20 listed ${row('GET /diagnostics/v0/orders')}/s`);
+    const [alone, loaded] = rows.filter((r) => r.operation.startsWith('GET /v0/schedule'));
+    console.log(
+      `schedule of 31 days for 20 providers (${booked} appointments booked in their first week): one at a time p50 ${alone!.p50} ms, p99 ${alone!.p99} ms; ` +
+        `${loaded!.requestsPerSecond}/s with ${connections} connections`,
+    );
   } finally {
     for (const s of started.reverse()) await s.stop();
     rmSync(dataDir, { recursive: true, force: true });
