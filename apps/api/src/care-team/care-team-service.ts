@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import type { Environment } from '../auth/principal.js';
-import { nowIso } from '../tokens.js';
+import { EnvironmentDocuments, type DocumentKind } from '../db/environment-documents.js';
 import { openSlots, type Slot, type SlotRequest } from './availability.js';
 import type { CareTeam, CareTeamOrigin, Provider, Questionnaire } from './care-team.js';
 import { readCareTeamFile } from './care-team-files.js';
 import { CareTeamIndex } from './care-team-index.js';
 import type { CareTeamRepository } from './care-team-repository.js';
-import { describeProblem, InvalidCareTeamError } from './care-team-rules.js';
+import { InvalidCareTeamError } from './care-team-rules.js';
 
 /** What an import stored. */
 export interface CareTeamCounts {
@@ -16,16 +14,18 @@ export interface CareTeamCounts {
   providers: number;
 }
 
-/** An environment's care team as last read: its lookups and where it came from. */
-interface Loaded {
-  index: CareTeamIndex;
-  origin: CareTeamOrigin;
-}
-
-/** The source of the sandbox's care team until one is imported. */
-export const SHIPPED_SAMPLE = 'shipped sample';
-/** The source of production's (empty) care team until one is imported. */
-export const NOTHING_IMPORTED = 'none';
+/** The care team as a document of the environment (db/environment-documents.ts). */
+const CARE_TEAM: DocumentKind<CareTeam, CareTeamIndex> = {
+  noun: 'care team',
+  sampleLabel: (file) => `the sandbox's care team (${file})`,
+  empty: { programs: [], questionnaires: [], providers: [] },
+  read: (text, fileName) => {
+    const read = readCareTeamFile(text, fileName);
+    return read.problems ? { problems: read.problems } : { document: read.careTeam };
+  },
+  index: (careTeam) => new CareTeamIndex(careTeam),
+  invalid: (problems) => new InvalidCareTeamError(problems),
+};
 
 /**
  * The care team of each environment: the imported one (`pnpm admin care-team import`),
@@ -38,15 +38,16 @@ export const NOTHING_IMPORTED = 'none';
  * command, another server) within `cacheMs`.
  */
 export class CareTeams {
-  private readonly loaded = new Map<Environment, { loading: Promise<Loaded>; until: number }>();
-  private sample: Promise<CareTeamIndex> | undefined;
+  private readonly documents: EnvironmentDocuments<CareTeam, CareTeamIndex>;
 
   constructor(
-    private readonly repository: CareTeamRepository,
+    repository: CareTeamRepository,
     /** The sandbox's care team until one is imported (a .json file). */
-    private readonly sampleFile: string,
-    private readonly cacheMs = 5_000,
-  ) {}
+    sampleFile: string,
+    cacheMs = 5_000,
+  ) {
+    this.documents = new EnvironmentDocuments(CARE_TEAM, repository, sampleFile, cacheMs);
+  }
 
   /** The environment's care team (frozen: shared until the next import). */
   async of(environment: Environment): Promise<CareTeam> {
@@ -54,18 +55,18 @@ export class CareTeams {
   }
 
   /** Where the environment's care team came from, and when. */
-  async origin(environment: Environment): Promise<CareTeamOrigin> {
-    return (await this.load(environment)).origin;
+  origin(environment: Environment): Promise<CareTeamOrigin> {
+    return this.documents.origin(environment);
   }
 
-  /** The environment's care team with its lookups, for callers that look up several things at once. */
   /** The open slots of providers (availability.ts): what consults book, offered through the service so that other areas receive it by their constructor. */
   openSlots(request: SlotRequest): Slot[] {
     return openSlots(request);
   }
 
-  async index(environment: Environment): Promise<CareTeamIndex> {
-    return (await this.load(environment)).index;
+  /** The environment's care team with its lookups, for callers that look up several things at once. */
+  index(environment: Environment): Promise<CareTeamIndex> {
+    return this.documents.index(environment);
   }
 
   async questionnaire(environment: Environment, id: string): Promise<Questionnaire | undefined> {
@@ -83,61 +84,7 @@ export class CareTeams {
    * InvalidCareTeamError with every problem, and nothing is stored.
    */
   async import(environment: Environment, text: string, fileName: string): Promise<CareTeamCounts> {
-    const read = readCareTeamFile(text, fileName);
-    if (read.problems) throw new InvalidCareTeamError(read.problems);
-    const { careTeam } = read;
-    const origin: CareTeamOrigin = { environment, source: basename(fileName), imported_at: nowIso() };
-    await this.repository.store({ environment, care_team: JSON.stringify(careTeam), source: origin.source, imported_at: origin.imported_at! });
-    this.loaded.set(environment, { loading: Promise.resolve({ index: new CareTeamIndex(careTeam), origin }), until: Date.now() + this.cacheMs });
+    const careTeam = await this.documents.import(environment, text, fileName);
     return { programs: careTeam.programs.length, questionnaires: careTeam.questionnaires.length, providers: careTeam.providers.length };
-  }
-
-  private load(environment: Environment): Promise<Loaded> {
-    const cached = this.loaded.get(environment);
-    if (cached && cached.until > Date.now()) return cached.loading;
-    const loading = this.read(environment);
-    const entry = { loading, until: Date.now() + this.cacheMs };
-    this.loaded.set(environment, entry);
-    // A failed read is not kept: the next call tries again.
-    loading.catch(() => {
-      if (this.loaded.get(environment) === entry) this.loaded.delete(environment);
-    });
-    return loading;
-  }
-
-  private async read(environment: Environment): Promise<Loaded> {
-    const row = await this.repository.find(environment);
-    if (row) {
-      return {
-        index: new CareTeamIndex(JSON.parse(row.care_team) as CareTeam),
-        origin: { environment, source: row.source, imported_at: row.imported_at },
-      };
-    }
-    if (environment === 'sandbox') return { index: await this.sampleIndex(), origin: { environment, source: SHIPPED_SAMPLE, imported_at: null } };
-    return { index: new CareTeamIndex({ programs: [], questionnaires: [], providers: [] }), origin: { environment, source: NOTHING_IMPORTED, imported_at: null } };
-  }
-
-  /** The sample file, read and checked once (a failure is not kept: the next call reads it again). */
-  private sampleIndex(): Promise<CareTeamIndex> {
-    this.sample ??= Promise.resolve()
-      .then(() => this.readSample())
-      .catch((error: unknown) => {
-        this.sample = undefined;
-        throw error;
-      });
-    return this.sample;
-  }
-
-  private readSample(): CareTeamIndex {
-    const what = `the sandbox's care team (${this.sampleFile})`;
-    let text: string;
-    try {
-      text = readFileSync(this.sampleFile, 'utf8');
-    } catch (error) {
-      throw new Error(`${what} cannot be read: ${(error as Error).message}`);
-    }
-    const read = readCareTeamFile(text, this.sampleFile);
-    if (read.problems) throw new Error(`${what} is not a valid care team:\n  ${read.problems.map(describeProblem).join('\n  ')}`);
-    return new CareTeamIndex(read.careTeam);
   }
 }
