@@ -20,6 +20,9 @@ const FOLLOWS: Record<Decision, readonly ConsultStatus[]> = {
   issueRejected: ['issue'],
 };
 
+/** The statuses a consult may be canceled from: no provider has decided it. */
+const CANCELABLE: readonly ConsultStatus[] = ['REVIEW', 'issue'];
+
 /** A new 24-hex id, the form of every consult-platform id. */
 export function newObjectId(): string {
   return randomBytes(12).toString('hex');
@@ -78,5 +81,22 @@ export class ConsultLifecycle {
       }
     }
     return { consult: { id: next.id, status: next.status, from: consult.status, updated_at: now } };
+  }
+
+  /**
+   * Cancels a consult no provider has decided (`REVIEW` or `issue`): its appointment's
+   * slot is free again and its open task canceled, each change with its event.
+   */
+  async cancel(uow: UnitOfWork, consult: ConsultsTable): Promise<void> {
+    const now = nowIso();
+    if (!(await this.consults.advance(uow.trx, consult.id, CANCELABLE, { status: 'canceled', updated_at: now }))) {
+      throw new LifecycleError('NOT_PENDING', `A consult in ${consult.status} cannot be canceled.`);
+    }
+    const owner = ownerOfRow(consult);
+    await this.consults.freeAppointment(uow.trx, consult.id, now);
+    await uow.emit(owner, consultEvent({ ...consult, status: 'canceled' }));
+    for (const task of await this.consults.closeTasks(uow.trx, consult.id, 'canceled', now)) {
+      await uow.emit(owner, consultTaskEvent({ ...task, status: 'canceled', updated_at: now }));
+    }
   }
 }

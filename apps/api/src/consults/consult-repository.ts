@@ -108,6 +108,8 @@ export class ConsultRepository {
         ),
       );
     }
+    // A consult with no appointment sorts as the latest on both databases (PostgreSQL's order for nulls).
+    if (sort === 'appointment_start') query = query.orderBy(sql`consults.appointment_start is null`, direction);
     return query.orderBy(`consults.${sort}`, direction).orderBy('consults.id', direction).offset(offset).limit(limit).execute();
   }
 }

@@ -5,9 +5,9 @@ import type { Provider } from '../care-team/care-team.js';
 import type { CareTeamIndex } from '../care-team/care-team-index.js';
 import type { Db } from '../db/database.js';
 import { ownerColumns, visibleTo } from '../db/ownership.js';
-import { conflict, forbidden, HttpError, invalidField, notFound, validationFailed } from '../errors.js';
+import { conflict, forbidden, HttpError, invalidField, LifecycleError, notFound, validationFailed } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
-import type { PatientService } from '../patients/patient-service.js';
+import type { PatientCreate, PatientService } from '../patients/patient-service.js';
 import { nowIso } from '../tokens.js';
 import { consultEvent } from './consult-events.js';
 import { newObjectId, providerSnapshot, type ConsultLifecycle, type Decision } from './consult-lifecycle.js';
@@ -94,9 +94,9 @@ export class ConsultService {
     const index = await this.careTeams.index(owner.environment);
     const questionnaire = index.questionnaire(body.questionaire);
     if (!questionnaire) throw invalidField('questionaire', 'is not a questionnaire of the care team');
-    const state = body.shipping_address.state;
+    const state = body.shipping_address.state.toUpperCase();
     const appointment = body.appointment && this.appointmentOf(body.appointment, index.providersFor(questionnaire.id, state));
-    const patientToken = await this.patientOf(owner, body.patient);
+    const patient = await this.patientOf(owner, body.patient);
     const now = nowIso();
     const consult: ConsultsTable = {
       id: newObjectId(),
@@ -105,7 +105,7 @@ export class ConsultService {
       program_id: questionnaire.program_id,
       program_name: index.program(questionnaire.program_id)?.name ?? '',
       questionnaire_id: questionnaire.id,
-      patient_token: patientToken,
+      patient_token: '',
       state,
       provider_id: null,
       provider: null,
@@ -121,11 +121,11 @@ export class ConsultService {
       created_at: now,
       updated_at: now,
     };
-    await this.units.run(requestId, async (uow) => {
-      let booked = consult;
+    const patientToken = await this.units.run(requestId, async (uow) => {
+      let booked = { ...consult, patient_token: 'token' in patient ? patient.token : await this.patients.create(owner, patient.create, uow.trx) };
       if (appointment) {
         const provider = await this.book(uow.trx, owner.environment, appointment);
-        booked = { ...consult, ...providerSnapshot(provider) };
+        booked = { ...booked, ...providerSnapshot(provider) };
         await this.consults.insert(uow.trx, booked, {
           consult_id: consult.id,
           environment: owner.environment,
@@ -139,6 +139,7 @@ export class ConsultService {
       }
       await uow.emit(owner, consultEvent(booked));
       await uow.started(owner, 'consult', consult.id);
+      return booked.patient_token;
     });
     return { consult: consult.id, patient: { patient_token: patientToken }, patient_token: patientToken };
   }
@@ -152,25 +153,19 @@ export class ConsultService {
       throw invalidField('appointment_end_date', 'must be later than appointment_start_date');
     }
     const limit = query.limit ?? 20;
+    // Instants compare as the stored form (UTC, milliseconds), whatever offset they were given in.
+    const instant = (text: string | undefined) => (text === undefined ? undefined : new Date(text).toISOString());
+    const filters = { ...query, appointment_start_date: instant(query.appointment_start_date), appointment_end_date: instant(query.appointment_end_date) };
     const offset = (query.skip ?? 0) + ((query.page_number ?? 1) - 1) * limit;
-    const rows = await this.consults.list(owner, query, query.sort ?? 'created_at', query.direction ?? 'desc', offset, limit);
+    const rows = await this.consults.list(owner, filters, query.sort ?? 'created_at', query.direction ?? 'desc', offset, limit);
     return rows.map(presentConsult);
   }
 
-  /** Cancels a consult no provider has decided (its slot is free again); canceling again changes nothing. */
+  /** Cancels a consult no provider has decided (the lifecycle's); canceling again changes nothing. */
   async cancel(owner: Owner, id: string, requestId: string): Promise<string> {
     const consult = await this.visible(owner, id);
     if (consult.status === 'canceled') return consult.id;
-    const now = nowIso();
-    await this.units.run(requestId, async (uow) => {
-      const from = ['REVIEW', 'issue'] as const;
-      if (!(await this.consults.advance(uow.trx, consult.id, from, { status: 'canceled', updated_at: now }))) {
-        throw conflict(`A ${consult.status} consult cannot be canceled.`);
-      }
-      await this.consults.freeAppointment(uow.trx, consult.id, now);
-      await this.consults.closeTasks(uow.trx, consult.id, 'canceled', now);
-      await uow.emit(owner, consultEvent({ ...consult, status: 'canceled' }));
-    });
+    await this.refusedAsConflict(() => this.units.run(requestId, (uow) => this.lifecycle.cancel(uow, consult)));
     return consult.id;
   }
 
@@ -178,11 +173,18 @@ export class ConsultService {
   async simulate(owner: Owner, id: string, decision: Decision, notes: string | undefined, requestId: string) {
     if (owner.environment !== 'sandbox') throw forbidden('This operation is available in the sandbox only.');
     const consult = await this.visible(owner, id);
+    const done = await this.refusedAsConflict(() =>
+      this.units.run(requestId, (uow) => this.lifecycle.decide(uow, consult.id, decision, notes === undefined ? {} : { notes })),
+    );
+    return { newStatus: done.consult.status, statusFlowFromTo: `${done.consult.from} -> ${done.consult.status}` };
+  }
+
+  /** A move the consult's status does not allow answers 409 with the lifecycle's reason. */
+  private async refusedAsConflict<T>(move: () => Promise<T>): Promise<T> {
     try {
-      const done = await this.units.run(requestId, (uow) => this.lifecycle.decide(uow, consult.id, decision, notes === undefined ? {} : { notes }));
-      return { newStatus: done.consult.status, statusFlowFromTo: `${done.consult.from} -> ${done.consult.status}` };
+      return await move();
     } catch (error) {
-      if ((error as { code?: string }).code === 'NOT_PENDING') throw conflict(`A ${consult.status} consult cannot become ${decision}.`);
+      if (error instanceof LifecycleError && error.code === 'NOT_PENDING') throw conflict(error.message);
       throw error;
     }
   }
@@ -218,11 +220,14 @@ export class ConsultService {
     throw invalidField('appointment.appt_date', 'is not an open slot of a provider of the questionnaire (GET /v0/schedule)');
   }
 
-  /** The patient's record: the one named, or one made (or matched) from the data given. */
-  private async patientOf(owner: Owner, patient: ConsultCreate['patient']): Promise<string> {
+  /**
+   * The patient's record: the one named, or what makes one (or matches one) from the data
+   * given, made with the consult so that a refused consult leaves no record.
+   */
+  private async patientOf(owner: Owner, patient: ConsultCreate['patient']): Promise<{ token: string } | { create: PatientCreate }> {
     if (patient.patient_token) {
       try {
-        return (await this.patients.get(owner, patient.patient_token)).token;
+        return { token: (await this.patients.get(owner, patient.patient_token)).token };
       } catch (error) {
         if (error instanceof HttpError && error.statusCode < 500) throw invalidField('patient.patient_token', 'is not a known patient');
         throw error;
@@ -233,7 +238,8 @@ export class ConsultService {
       ...(patient.gender === 'unknown' ? [{ key: 'patient.gender', message: 'must be male or female to make a patient record' }] : []),
     ];
     if (problems.length) throw validationFailed(problems);
-    return this.patients.create(owner, {
+    return {
+      create: {
       first_name: patient.first_name!,
       last_name: patient.last_name,
       dob: patient.dob.replace(/-/g, ''),
@@ -241,7 +247,8 @@ export class ConsultService {
       zip: patient.home_zip,
       ...(patient.contacts?.email ? { email: patient.contacts.email } : {}),
       ...(patient.contacts?.phone ? { phone: patient.contacts.phone } : {}),
-    });
+      },
+    };
   }
 
   private async visible(owner: Owner, id: string): Promise<ConsultsTable> {

@@ -152,6 +152,11 @@ export function registerOperations(
       if (out.contentType) reply.type(out.contentType);
       if ('headers' in out && out.headers) reply.headers(out.headers);
       if (out.status < 300) call.response = out.body;
+      // Fastify sends a bare string as it is; a JSON answer that is one string is a JSON string.
+      if (typeof out.body === 'string' && !out.contentType && route.responses[String(out.status)]?.contentType === JSON_TYPE) {
+        reply.type(`${JSON_TYPE}; charset=utf-8`);
+        return JSON.stringify(out.body);
+      }
       return out.body;
     };
 

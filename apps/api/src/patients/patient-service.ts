@@ -60,8 +60,11 @@ export class PatientService {
     private readonly cache: ReadCache<PatientRow> = new ReadCache(0),
   ) {}
 
-  /** Creates the patient, or answers the token of the patient with the same identity. */
-  async create(owner: Owner, input: PatientCreate): Promise<string> {
+  /**
+   * Creates the patient, or answers the token of the patient with the same identity; in the
+   * caller's transaction when given one (a record made with another, e.g. a consult's).
+   */
+  async create(owner: Owner, input: PatientCreate, trx?: Db): Promise<string> {
     checkDob(input.dob);
     const now = nowIso();
     const species = input.species ?? 'Human';
@@ -101,7 +104,7 @@ export class PatientService {
       created_at: now,
       updated_at: now,
     };
-    return this.transactor.run((trx) => this.patients.insertOrGetToken(owner, row, trx));
+    return trx ? this.patients.insertOrGetToken(owner, row, trx) : this.transactor.run((own) => this.patients.insertOrGetToken(owner, row, own));
   }
 
   async find(owner: Owner, q: PatientFind): Promise<PatientRow> {
