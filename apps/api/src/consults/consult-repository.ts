@@ -110,6 +110,8 @@ export class ConsultRepository {
     }
     // A consult with no appointment sorts as the latest on both databases (PostgreSQL's order for nulls).
     if (sort === 'appointment_start') query = query.orderBy(sql`consults.appointment_start is null`, direction);
-    return query.orderBy(`consults.${sort}`, direction).orderBy('consults.id', direction).offset(offset).limit(limit).execute();
+    // Statuses sort by code point on both databases, whatever PostgreSQL's collation.
+    const key = sort === 'status' && this.dialect === 'postgres' ? sql`consults.status collate "C"` : sql.ref(`consults.${sort}`);
+    return query.orderBy(key, direction).orderBy('consults.id', direction).offset(offset).limit(limit).execute();
   }
 }
