@@ -13,10 +13,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freePort, startProcess, type Started } from './processes.js';
+import { freePort, serviceCommand, startProcess, type Started } from './processes.js';
 
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = join(apiRoot, '..', '..', 'node_modules', '.bin', 'tsx');
 const requests = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -73,7 +72,7 @@ async function main(): Promise<void> {
     for (const mode of ['on', 'off'] as const) {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      const server = await startProcess(tsx, [join(apiRoot, 'src', 'server.ts')], { ...env, PORT: String(port), AUDIT_TRAIL: mode === 'on' ? 'true' : 'false' }, `${url}/v1/open-api/api.yml`);
+      const server = await startProcess(...serviceCommand(), { ...env, PORT: String(port), AUDIT_TRAIL: mode === 'on' ? 'true' : 'false' }, `${url}/v1/open-api/api.yml`);
       started.push(server);
       servers[mode] = { server, url };
     }

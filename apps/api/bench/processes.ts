@@ -1,6 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The service's process as `pnpm start` runs it (apps/api/package.json: its Node flags too), `[command, ...args]`. */
+export function serviceCommand(): [string, string[]] {
+  const start = (JSON.parse(readFileSync(join(apiRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = start.split(/\s+/);
+  return [join(apiRoot, 'node_modules', '.bin', command!), args.map((arg) => (arg.startsWith('-') ? arg : join(apiRoot, arg)))];
+}
 
 export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');

@@ -6,6 +6,7 @@
  *   BENCH_DURATION=10 BENCH_CONNECTIONS=32 pnpm bench
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,7 +17,7 @@ import type { CareTeam } from '../src/care-team/care-team.js';
 import { npiCheckDigit } from '../src/care-team/care-team-rules.js';
 import { openDatabase } from '../src/db/database.js';
 import { randomToken } from '../src/tokens.js';
-import { freePort, startProcess, type Started } from './processes.js';
+import { freePort, serviceCommand, startProcess, type Started } from './processes.js';
 
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(apiRoot, '..', '..');
@@ -116,7 +117,14 @@ async function main(): Promise<void> {
     // The bench is one client sending as fast as it can: rate limits would refuse most of it.
     // Nor does the sandbox's simulated pharmacy and lab run during it: the rows measure
     // answering requests, not the background work of the thousands of records they make.
-    const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', SANDBOX_STEP_DELAY_MS: '86400000' };
+    // One token signing key for every process (PostgreSQL needs it set; see the README's TOKEN_SIGNING_KEY).
+    const env = {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_ENABLED: 'false',
+      SANDBOX_STEP_DELAY_MS: '86400000',
+      TOKEN_SIGNING_KEY: process.env.TOKEN_SIGNING_KEY ?? randomBytes(32).toString('base64'),
+    };
     const { team, questionnaire } = benchCareTeam();
     const careTeamFile = join(dataDir, 'care-team.json');
     writeFileSync(careTeamFile, JSON.stringify(team));
@@ -134,18 +142,18 @@ async function main(): Promise<void> {
 
     const apiPort = await freePort();
     const api = `http://127.0.0.1:${apiPort}`;
-    started.push(await startProcess(tsx, [join(apiRoot, 'src', 'server.ts')], { ...env, PORT: String(apiPort) }, `${api}/v1/open-api/api.yml`));
+    started.push(await startProcess(...serviceCommand(), { ...env, PORT: String(apiPort) }, `${api}/v1/open-api/api.yml`));
     // The same service with its read cache off, to show the database path of a read.
     const uncachedPort = await freePort();
     const uncached = `http://127.0.0.1:${uncachedPort}`;
     started.push(
-      await startProcess(tsx, [join(apiRoot, 'src', 'server.ts')], { ...env, PORT: String(uncachedPort), READ_CACHE_TTL_MS: '0' }, `${uncached}/v1/open-api/api.yml`),
+      await startProcess(...serviceCommand(), { ...env, PORT: String(uncachedPort), READ_CACHE_TTL_MS: '0' }, `${uncached}/v1/open-api/api.yml`),
     );
     // The same service with the audit trail off, to show what recording each read costs.
     const unauditedPort = await freePort();
     const unaudited = `http://127.0.0.1:${unauditedPort}`;
     started.push(
-      await startProcess(tsx, [join(apiRoot, 'src', 'server.ts')], { ...env, PORT: String(unauditedPort), AUDIT_TRAIL: 'false' }, `${unaudited}/v1/open-api/api.yml`),
+      await startProcess(...serviceCommand(), { ...env, PORT: String(unauditedPort), AUDIT_TRAIL: 'false' }, `${unaudited}/v1/open-api/api.yml`),
     );
     const prismPort = await freePort();
     const prism = `http://127.0.0.1:${prismPort}`;
@@ -267,6 +275,8 @@ async function main(): Promise<void> {
     rows.push(await measure('prism', 'POST /v1/fill_request', createFills(prism)));
     rows.push(...audited, ...unaudit, ...keyed, ...bearing);
 
+    const failed = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
+    if (failed.length) console.warn(`\nWARNING: ${failed.map((r) => `${r.target} ${r.operation}`).join('; ')} answered errors: those rows measure failures`);
     console.log(`\n${duration}s per run, ${connections} connections, database ${databaseUrl.startsWith('postgres') ? 'postgres' : 'embedded (libsql, WAL, synchronous=FULL)'}\n`);
     console.table(rows.map((r) => ({ ...r, p50: `${r.p50} ms`, p99: `${r.p99} ms` })));
     const bareGet = rows[0]!.requestsPerSecond;
