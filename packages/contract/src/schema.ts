@@ -1605,7 +1605,7 @@ export interface paths {
          * Cancel a consult
          * @description Cancels a consult that no provider has decided yet (`REVIEW` or `issue`): its status
          *     becomes `canceled`, its appointment's slot is free again, and a `CONSULT` event is
-         *     recorded. The record stays (our design). Answers `200` with the consult's id as a JSON
+         *     recorded (and a `CONSULT_TASK` event when an `issue`'s open task is canceled with it). The record stays (our design). Answers `200` with the consult's id as a JSON
          *     string (the real platform answers a string). A consult already decided answers `409`;
          *     canceling again answers `200` and changes nothing.
          */
@@ -11305,7 +11305,9 @@ export interface operations {
             404: components["responses"]["ConsultNotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["ConsultConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
