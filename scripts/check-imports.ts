@@ -24,6 +24,7 @@ const serviceLayers: LayerTable = {
       'config.ts',
       'pagination.ts',
       'dates.ts',
+      'check-digits.ts',
       'read-cache.ts',
       'auth/principal.ts',
       'db/**',

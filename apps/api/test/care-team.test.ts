@@ -9,7 +9,8 @@ import { runCareTeam } from '../src/admin/care-team-commands.js';
 import type { CareTeam } from '../src/care-team/care-team.js';
 import { readCareTeamFile } from '../src/care-team/care-team-files.js';
 import { CareTeamRepository } from '../src/care-team/care-team-repository.js';
-import { checkCareTeam, describeProblem, InvalidCareTeamError, npiCheckDigit } from '../src/care-team/care-team-rules.js';
+import { checkCareTeam, npiCheckDigit } from '../src/care-team/care-team-rules.js';
+import { describeProblem, InvalidDocumentError } from '../src/db/environment-documents.js';
 import { CareTeams } from '../src/care-team/care-team-service.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -238,12 +239,12 @@ describe('the care teams of the environments', () => {
     broken.providers[1]!.time_zone = 'Mars/Olympus_Mons';
     broken.questionnaires[0]!.default_duration_minutes = 0;
     const refused = await instance.import('sandbox', JSON.stringify(broken), 'broken.json').catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(InvalidCareTeamError);
-    expect((refused as InvalidCareTeamError).problems).toEqual([
+    expect(refused).toBeInstanceOf(InvalidDocumentError);
+    expect((refused as InvalidDocumentError).problems).toEqual([
       'questionnaires[0].default_duration_minutes: must be a whole number from 5 to 480',
       'providers[1].time_zone: is not a time zone this system knows (an IANA name such as America/Chicago)',
     ]);
-    await expect(instance.import('sandbox', sampleText, 'care-team.txt')).rejects.toBeInstanceOf(InvalidCareTeamError);
+    await expect(instance.import('sandbox', sampleText, 'care-team.txt')).rejects.toBeInstanceOf(InvalidDocumentError);
     expect(await database.handle.db.selectFrom('care_teams').select('environment').execute()).toEqual([]);
     expect(await instance.of('sandbox')).toEqual(before);
   });

@@ -10,7 +10,8 @@ import type { DiagnosticCatalogue } from '../src/diagnostics/catalogue.js';
 import { CATALOGUE_CSV_COLUMNS } from '../src/diagnostics/catalogue-csv.js';
 import { readCatalogueFile } from '../src/diagnostics/catalogue-files.js';
 import { CatalogueRepository } from '../src/diagnostics/catalogue-repository.js';
-import { checkCatalogue, describeProblem, InvalidCatalogueError, loincCheckDigit } from '../src/diagnostics/catalogue-rules.js';
+import { checkCatalogue, loincCheckDigit } from '../src/diagnostics/catalogue-rules.js';
+import { describeProblem, InvalidDocumentError } from '../src/db/environment-documents.js';
 import { DiagnosticCatalogues } from '../src/diagnostics/catalogue-service.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -257,12 +258,12 @@ describe('the catalogues of the environments', () => {
     broken.tests[0]!.kit_ids = [URINE_KIT];
     broken.tests[1]!.panels[0]!.analytes[0]!.unit = null;
     const refused = await instance.import('sandbox', JSON.stringify(broken), 'broken.json').catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(InvalidCatalogueError);
-    expect((refused as InvalidCatalogueError).problems).toEqual([
+    expect(refused).toBeInstanceOf(InvalidDocumentError);
+    expect((refused as InvalidDocumentError).problems).toEqual([
       'tests[1].panels[0].analytes[0].unit: is required for a quantitative analyte',
       "tests[0].kit_ids[0]: names kit KIT-URN-01, which collects urine, not blood (the test's sample_type)",
     ]);
-    await expect(instance.import('sandbox', sampleText, 'catalogue.txt')).rejects.toBeInstanceOf(InvalidCatalogueError);
+    await expect(instance.import('sandbox', sampleText, 'catalogue.txt')).rejects.toBeInstanceOf(InvalidDocumentError);
     expect(await database.handle.db.selectFrom('diagnostic_catalogues').select('environment').where('environment', '=', 'sandbox').execute()).toEqual([]);
     expect(await instance.of('sandbox')).toEqual(before);
   });
@@ -288,7 +289,7 @@ describe('the catalogues of the environments', () => {
     writeFileSync(file, JSON.stringify(broken));
     const instance = newCatalogues(0, file);
     const error = (await instance.of('sandbox').catch((e: unknown) => e)) as Error;
-    expect(error.message).toContain(`DIAGNOSTICS_SANDBOX_CATALOGUE_FILE, ${file}) is not a valid catalogue`);
+    expect(error.message).toContain(`DIAGNOSTICS_SANDBOX_CATALOGUE_FILE, ${file}) is not a valid diagnostics catalogue`);
     expect(error.message).toContain('kits[0].id: must be a version-4 UUID');
     await expect(newCatalogues(0, join(dir, 'missing.json')).of('sandbox')).rejects.toThrow(/missing\.json\) cannot be read/);
     // Production never reads it.

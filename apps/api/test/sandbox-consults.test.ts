@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import { addDays, appointmentAt, consultBody, createConsult, eventSummary, getConsult, importCareTeam, mondayAfter, SAMPLE, schemaProblems, slotsOf, type ConsultEnvelope } from './support/consults.js';
 import { createPatient } from './support/fixtures.js';
-import { pharmacyEnv } from './support/lifecycle-fixtures.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
-import { startReceiver, type Receiver } from './support/webhook-receiver.js';
+import { startSandboxWithReceiver, type SandboxWithReceiver } from './support/sandbox-receiver.js';
+import type { TestApp } from './support/test-app.js';
+import type { Receiver } from './support/webhook-receiver.js';
 
 let t: TestApp;
 let acme: NewCustomer;
@@ -17,18 +17,12 @@ let receiver: Receiver;
 let secret: string;
 const monday = mondayAfter();
 
+let sandbox: SandboxWithReceiver | undefined;
 beforeAll(async () => {
-  t = await startTestApp({ ...pharmacyEnv, SANDBOX_STEP_DELAY_MS: '0', WEBHOOK_RETRY_SCHEDULE: '0,50ms,50ms', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_POLL_MS: '50' });
-  acme = await t.customer('Acme');
-  receiver = await startReceiver();
-  const { data, response } = await t.client(acme.sandbox_api_key).PUT('/v1/webhook_endpoint', { body: { url: receiver.url } });
-  expect(response.status).toBe(200);
-  secret = data!.secret!;
+  sandbox = await startSandboxWithReceiver();
+  ({ t, acme, receiver, secret } = sandbox);
 });
-afterAll(async () => {
-  await receiver?.close();
-  await t?.close();
-});
+afterAll(async () => sandbox?.close());
 
 const key = () => acme.sandbox_api_key;
 type Delivered = ConsultEnvelope & { webhookId: string };

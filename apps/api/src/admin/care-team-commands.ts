@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { ENVIRONMENTS, type Environment } from '../auth/principal.js';
-import { InvalidCareTeamError } from '../care-team/care-team-rules.js';
+import type { CareTeam } from '../care-team/care-team.js';
 import type { CareTeams } from '../care-team/care-team-service.js';
-import { CliError, parseAction, required, type Command } from './command.js';
+import type { Command } from './command.js';
+import { runDocumentCommand } from './document-commands.js';
 
 export const CARE_TEAM_USAGE = [
   '       pnpm admin care-team import --environment sandbox|production --file <care-team.json>',
@@ -20,36 +19,14 @@ export const CARE_TEAM_USAGE = [
  */
 export const careTeam: Command = (services, rest) => runCareTeam(services.careTeams, rest);
 
-export async function runCareTeam(careTeams: CareTeams, rest: string[]): Promise<unknown> {
-  const { action, values } = parseAction(rest, ['import', 'show'], ['environment', 'file']);
-  if (!ENVIRONMENTS.includes(values.environment as Environment)) throw new CliError('--environment must be sandbox or production', 2);
-  const environment = values.environment as Environment;
-  if (action === 'show') {
-    if (values.file !== undefined) throw new CliError('--file is for import only', 2);
-    return show(careTeams, environment);
-  }
-  const file = required(values, 'file');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new CliError(`--file ${file} cannot be read: ${(error as Error).message}`, 2);
-  }
-  try {
-    return { environment, ...(await careTeams.import(environment, text, file)) };
-  } catch (error) {
-    if (!(error instanceof InvalidCareTeamError)) throw error;
-    throw new CliError(`${file} is not a valid care team; nothing was imported (${error.problems.length} problem(s)):\n${error.problems.join('\n')}`, 2);
-  }
+export function runCareTeam(careTeams: CareTeams, rest: string[]): Promise<unknown> {
+  return runDocumentCommand(careTeams, rest, { noun: 'care team', summary });
 }
 
-async function show(careTeams: CareTeams, environment: Environment) {
-  const [origin, team] = await Promise.all([careTeams.origin(environment), careTeams.of(environment)]);
+/** The care team in short. */
+function summary(team: CareTeam) {
   const programNames = new Map(team.programs.map((p) => [p.id, p.name]));
   return {
-    environment,
-    source: origin.source,
-    imported_at: origin.imported_at,
     programs: team.programs.map((p) => ({ id: p.id, name: p.name })),
     questionnaires: team.questionnaires.map((q) => ({ id: q.id, name: q.name, program: programNames.get(q.program_id), default_duration_minutes: q.default_duration_minutes })),
     providers: team.providers.map((p) => ({

@@ -1,3 +1,5 @@
+import { luhnCheckDigit } from '../check-digits.js';
+import type { DocumentProblem } from '../db/environment-documents.js';
 import { compactDate, isCalendarDate } from '../dates.js';
 import type { CareTeam, Program, Provider, Questionnaire, ScheduleException, WorkingPeriod } from './care-team.js';
 import { isTimeZone, minutesOf } from './local-time.js';
@@ -33,42 +35,16 @@ const NPI = /^\d{10}$/;
 const WEEKDAYS = ['', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 /** One thing wrong with a care team: where (`providers[2].working_hours[0].end`) and what. */
-export interface CareTeamProblem {
-  where: string;
-  message: string;
-}
+export type CareTeamProblem = DocumentProblem;
 
 export type CareTeamCheck = { careTeam: CareTeam; problems?: undefined } | { careTeam?: undefined; problems: CareTeamProblem[] };
-
-export function describeProblem(problem: CareTeamProblem): string {
-  return `${problem.where}: ${problem.message}`;
-}
-
-/** A care team that broke the rules: nothing was stored. `problems` are described one per line. */
-export class InvalidCareTeamError extends Error {
-  readonly problems: string[];
-
-  constructor(problems: CareTeamProblem[]) {
-    const described = problems.map(describeProblem);
-    const shown = described.slice(0, 20).join('\n  ');
-    const more = described.length > 20 ? `\n  ...and ${described.length - 20} more` : '';
-    super(`the care team has ${described.length} problem(s):\n  ${shown}${more}`);
-    this.name = 'InvalidCareTeamError';
-    this.problems = described;
-  }
-}
 
 /**
  * The check digit of an NPI's first 9 digits: Luhn's, over the digits prefixed with 80840
  * (the NPI's issuer prefix, as the NPI standard computes it).
  */
 export function npiCheckDigit(first9: string): number {
-  let sum = 0;
-  [...`80840${first9}`].reverse().forEach((char, i) => {
-    const digit = Number(char) * (i % 2 === 0 ? 2 : 1);
-    sum += digit > 9 ? digit - 9 : digit;
-  });
-  return (10 - (sum % 10)) % 10;
+  return luhnCheckDigit(`80840${first9}`);
 }
 
 type Fields = Record<string, unknown>;

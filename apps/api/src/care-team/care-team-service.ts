@@ -5,7 +5,6 @@ import type { CareTeam, CareTeamOrigin, Provider, Questionnaire } from './care-t
 import { readCareTeamFile } from './care-team-files.js';
 import { CareTeamIndex } from './care-team-index.js';
 import type { CareTeamRepository } from './care-team-repository.js';
-import { InvalidCareTeamError } from './care-team-rules.js';
 
 /** What an import stored. */
 export interface CareTeamCounts {
@@ -24,7 +23,6 @@ const CARE_TEAM: DocumentKind<CareTeam, CareTeamIndex> = {
     return read.problems ? { problems: read.problems } : { document: read.careTeam };
   },
   index: (careTeam) => new CareTeamIndex(careTeam),
-  invalid: (problems) => new InvalidCareTeamError(problems),
 };
 
 /**
@@ -37,16 +35,14 @@ const CARE_TEAM: DocumentKind<CareTeam, CareTeamIndex> = {
  * instance is seen at once, one by another process sharing the database (the admin
  * command, another server) within `cacheMs`.
  */
-export class CareTeams {
-  private readonly documents: EnvironmentDocuments<CareTeam, CareTeamIndex>;
-
+export class CareTeams extends EnvironmentDocuments<CareTeam, CareTeamIndex> {
   constructor(
     repository: CareTeamRepository,
     /** The sandbox's care team until one is imported (a .json file). */
     sampleFile: string,
     cacheMs = 5_000,
   ) {
-    this.documents = new EnvironmentDocuments(CARE_TEAM, repository, sampleFile, cacheMs);
+    super(CARE_TEAM, repository, sampleFile, cacheMs);
   }
 
   /** The environment's care team (frozen: shared until the next import). */
@@ -54,19 +50,9 @@ export class CareTeams {
     return (await this.index(environment)).careTeam;
   }
 
-  /** Where the environment's care team came from, and when. */
-  origin(environment: Environment): Promise<CareTeamOrigin> {
-    return this.documents.origin(environment);
-  }
-
   /** The open slots of providers (availability.ts): what consults book, offered through the service so that other areas receive it by their constructor. */
   openSlots(request: SlotRequest): Slot[] {
     return openSlots(request);
-  }
-
-  /** The environment's care team with its lookups, for callers that look up several things at once. */
-  index(environment: Environment): Promise<CareTeamIndex> {
-    return this.documents.index(environment);
   }
 
   async questionnaire(environment: Environment, id: string): Promise<Questionnaire | undefined> {
@@ -81,10 +67,10 @@ export class CareTeams {
   /**
    * Reads a care team from a file's text (`.json`, by `fileName`), checks it, and stores it
    * as the environment's, replacing the one it had. A care team that breaks a rule throws
-   * InvalidCareTeamError with every problem, and nothing is stored.
+   * InvalidDocumentError with every problem, and nothing is stored.
    */
   async import(environment: Environment, text: string, fileName: string): Promise<CareTeamCounts> {
-    const careTeam = await this.documents.import(environment, text, fileName);
+    const careTeam = await this.replace(environment, text, fileName);
     return { programs: careTeam.programs.length, questionnaires: careTeam.questionnaires.length, providers: careTeam.providers.length };
   }
 }

@@ -33,7 +33,7 @@ export interface DocumentProblem {
 
 /** How one kind of document is read, checked and looked up (the area's rules). */
 export interface DocumentKind<Doc, Index> {
-  /** Its name in messages: `catalogue`, `care team`. */
+  /** Its name in messages: `diagnostics catalogue`, `care team`. */
   noun: string;
   /** How messages name the sandbox's sample file. */
   sampleLabel(file: string): string;
@@ -43,8 +43,6 @@ export interface DocumentKind<Doc, Index> {
   read(text: string, fileName: string): { document: Doc; problems?: undefined } | { document?: undefined; problems: DocumentProblem[] };
   /** The document with its lookups (built once per read). */
   index(document: Doc): Index;
-  /** The error an import of a document with problems throws (the area's own, with the problems). */
-  invalid(problems: DocumentProblem[]): Error;
 }
 
 /** The source of the sandbox's document until one is imported. */
@@ -52,7 +50,23 @@ export const SHIPPED_SAMPLE = 'shipped sample';
 /** The source of production's (empty) document until one is imported. */
 export const NOTHING_IMPORTED = 'none';
 
-const describe = ({ where, message }: DocumentProblem) => `${where}: ${message}`;
+export function describeProblem({ where, message }: DocumentProblem): string {
+  return `${where}: ${message}`;
+}
+
+/** A document that broke its kind's rules: nothing was stored. `problems` are described one per line. */
+export class InvalidDocumentError extends Error {
+  readonly problems: string[];
+
+  constructor(noun: string, problems: readonly DocumentProblem[]) {
+    const described = problems.map(describeProblem);
+    const shown = described.slice(0, 20).join('\n  ');
+    const more = described.length > 20 ? `\n  ...and ${described.length - 20} more` : '';
+    super(`the ${noun} has ${described.length} problem(s):\n  ${shown}${more}`);
+    this.name = 'InvalidDocumentError';
+    this.problems = described;
+  }
+}
 
 interface Loaded<Index> {
   index: Index;
@@ -88,12 +102,12 @@ export class EnvironmentDocuments<Doc, Index> {
 
   /**
    * Reads a document from a file's text, checks it, and stores it as the environment's,
-   * replacing the one it had; answers it. A document with problems throws the kind's error
-   * with every problem, and nothing is stored.
+   * replacing the one it had; answers it. A document with problems throws
+   * InvalidDocumentError with every problem, and nothing is stored.
    */
-  async import(environment: Environment, text: string, fileName: string): Promise<Doc> {
+  protected async replace(environment: Environment, text: string, fileName: string): Promise<Doc> {
     const read = this.kind.read(text, fileName);
-    if (read.problems) throw this.kind.invalid(read.problems);
+    if (read.problems) throw new InvalidDocumentError(this.kind.noun, read.problems);
     const origin = { environment, source: basename(fileName), imported_at: nowIso() };
     await this.store.store({ ...origin, document: JSON.stringify(read.document) });
     this.loaded.set(environment, { loading: Promise.resolve({ index: this.kind.index(read.document), origin }), until: Date.now() + this.cacheMs });
@@ -141,7 +155,7 @@ export class EnvironmentDocuments<Doc, Index> {
       throw new Error(`${what} cannot be read: ${(error as Error).message}`);
     }
     const read = this.kind.read(text, this.sampleFile);
-    if (read.problems) throw new Error(`${what} is not a valid ${this.kind.noun}:\n  ${read.problems.map(describe).join('\n  ')}`);
+    if (read.problems) throw new Error(`${what} is not a valid ${this.kind.noun}:\n  ${read.problems.map(describeProblem).join('\n  ')}`);
     return this.kind.index(read.document);
   }
 }

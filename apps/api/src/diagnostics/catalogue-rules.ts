@@ -1,3 +1,5 @@
+import { luhnCheckDigit } from '../check-digits.js';
+import type { DocumentProblem } from '../db/environment-documents.js';
 import type { CatalogueAnalyte, CatalogueKit, CataloguePanel, CatalogueTest, DiagnosticCatalogue, SampleType } from './catalogue.js';
 
 /**
@@ -28,39 +30,13 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 const LOINC_CODE = /^(\d{1,7})-(\d)$/;
 
 /** One thing wrong with a catalogue: where (`tests[2].panels[0].code`, `line 7`) and what. */
-export interface CatalogueProblem {
-  where: string;
-  message: string;
-}
+export type CatalogueProblem = DocumentProblem;
 
 export type CatalogueCheck = { catalogue: DiagnosticCatalogue; problems?: undefined } | { catalogue?: undefined; problems: CatalogueProblem[] };
 
-export function describeProblem(problem: CatalogueProblem): string {
-  return `${problem.where}: ${problem.message}`;
-}
-
-/** A catalogue that broke the rules: nothing was stored. `problems` are described one per line. */
-export class InvalidCatalogueError extends Error {
-  readonly problems: string[];
-
-  constructor(problems: CatalogueProblem[]) {
-    const described = problems.map(describeProblem);
-    const shown = described.slice(0, 20).join('\n  ');
-    const more = described.length > 20 ? `\n  ...and ${described.length - 20} more` : '';
-    super(`the diagnostics catalogue has ${described.length} problem(s):\n  ${shown}${more}`);
-    this.name = 'InvalidCatalogueError';
-    this.problems = described;
-  }
-}
-
 /** The LOINC check digit of a code's number (mod 10, as LOINC computes it: Luhn's). */
 export function loincCheckDigit(number: string): number {
-  let sum = 0;
-  [...number].reverse().forEach((char, i) => {
-    const digit = Number(char) * (i % 2 === 0 ? 2 : 1);
-    sum += digit > 9 ? digit - 9 : digit;
-  });
-  return (10 - (sum % 10)) % 10;
+  return luhnCheckDigit(number);
 }
 
 type Fields = Record<string, unknown>;

@@ -4,7 +4,6 @@ import type { CatalogueKit, CatalogueOrigin, CatalogueTest, DiagnosticCatalogue 
 import { readCatalogueFile } from './catalogue-files.js';
 import { CatalogueIndex, type CatalogueRequest, type CatalogueSelectionResult } from './catalogue-index.js';
 import type { CatalogueRepository } from './catalogue-repository.js';
-import { InvalidCatalogueError } from './catalogue-rules.js';
 
 /** What an import stored. */
 export interface CatalogueCounts {
@@ -16,7 +15,7 @@ export interface CatalogueCounts {
 
 /** The catalogue as a document of the environment (db/environment-documents.ts). */
 const CATALOGUE: DocumentKind<DiagnosticCatalogue, CatalogueIndex> = {
-  noun: 'catalogue',
+  noun: 'diagnostics catalogue',
   sampleLabel: (file) => `the sandbox's diagnostics catalogue (DIAGNOSTICS_SANDBOX_CATALOGUE_FILE, ${file})`,
   empty: { tests: [], kits: [] },
   read: (text, fileName) => {
@@ -24,7 +23,6 @@ const CATALOGUE: DocumentKind<DiagnosticCatalogue, CatalogueIndex> = {
     return read.problems ? { problems: read.problems } : { document: read.catalogue };
   },
   index: (catalogue) => new CatalogueIndex(catalogue),
-  invalid: (problems) => new InvalidCatalogueError(problems),
 };
 
 /**
@@ -38,31 +36,19 @@ const CATALOGUE: DocumentKind<DiagnosticCatalogue, CatalogueIndex> = {
  * instance is seen at once, one by another process sharing the database (the admin
  * command, another server) within `cacheMs`.
  */
-export class DiagnosticCatalogues {
-  private readonly documents: EnvironmentDocuments<DiagnosticCatalogue, CatalogueIndex>;
-
+export class DiagnosticCatalogues extends EnvironmentDocuments<DiagnosticCatalogue, CatalogueIndex> {
   constructor(
     repository: CatalogueRepository,
     /** The sandbox's catalogue until one is imported (a .json or .csv file). */
     sampleFile: string,
     cacheMs = 5_000,
   ) {
-    this.documents = new EnvironmentDocuments(CATALOGUE, repository, sampleFile, cacheMs);
+    super(CATALOGUE, repository, sampleFile, cacheMs);
   }
 
   /** The environment's catalogue (frozen: shared until the next import). */
   async of(environment: Environment): Promise<DiagnosticCatalogue> {
     return (await this.index(environment)).catalogue;
-  }
-
-  /** Where the environment's catalogue came from, and when. */
-  origin(environment: Environment): Promise<CatalogueOrigin> {
-    return this.documents.origin(environment);
-  }
-
-  /** The environment's catalogue with its lookups, for callers that look up several things at once. */
-  index(environment: Environment): Promise<CatalogueIndex> {
-    return this.documents.index(environment);
   }
 
   async test(environment: Environment, id: string): Promise<CatalogueTest | undefined> {
@@ -91,10 +77,10 @@ export class DiagnosticCatalogues {
   /**
    * Reads a catalogue from a file's text (`.json` or `.csv`, by `fileName`), checks it, and
    * stores it as the environment's, replacing the one it had. A catalogue that breaks a
-   * rule throws InvalidCatalogueError with every problem, and nothing is stored.
+   * rule throws InvalidDocumentError with every problem, and nothing is stored.
    */
   async import(environment: Environment, text: string, fileName: string): Promise<CatalogueCounts> {
-    const catalogue = await this.documents.import(environment, text, fileName);
+    const catalogue = await this.replace(environment, text, fileName);
     const panels = catalogue.tests.flatMap((t) => t.panels);
     return { tests: catalogue.tests.length, panels: panels.length, analytes: panels.reduce((n, p) => n + p.analytes.length, 0), kits: catalogue.kits.length };
   }
