@@ -40,7 +40,7 @@ export interface OperationInfo {
 }
 
 /** The error shapes an operation may ask for with `x-error-shape` (the service renders each: apps/api http/error-shapes.ts). */
-export const ERROR_SHAPES = ['oauth'] as const;
+export const ERROR_SHAPES = ['oauth', 'auto-refill', 'scheduled'] as const;
 export type ErrorShape = (typeof ERROR_SHAPES)[number];
 
 function errorShapeOf(op: Doc, where: string): ErrorShape | undefined {

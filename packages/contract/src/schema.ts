@@ -435,9 +435,20 @@ export interface paths {
          *     `check_in` to true and a pharmacist contacts the patient before the request is
          *     processed.
          *
-         *     A refill submitted before the earliest date it is allowed is accepted but held: its
-         *     receipt says `scheduled` and it is readable and reschedulable through
-         *     `/scheduled-fill-requests`.
+         *     **Too soon.** A refill submitted before the earliest date it is allowed (the last fill
+         *     date plus the days supply, less the early-refill tolerance, 25% by default and set by
+         *     the operator with `EARLY_REFILL_TOLERANCE`) is not refused: it is held. Nothing is
+         *     dispensed yet; the receipt's `status` is `scheduled` and its
+         *     `details.scheduled_fill_request` names the scheduled fill request that submits it, on
+         *     the latest earliest date of its medications. Read, move or cancel it through
+         *     `/scheduled-fill-requests` (it is listed by `GET /scheduled-actions` as
+         *     `FILL_REQUEST`); on its date the service submits it as above, under the same
+         *     `request_id`.
+         *
+         *     **Auto-refill consent.** A medication with `patient_consent.auto_refill` subscribes its
+         *     prescription to auto-refill when the request is accepted (see
+         *     `POST /v1/auto-refill/{prescription_token}`), taking this request's payment,
+         *     destination and survey.
          *
          *     The source does not give the success status; `201 Created` is our design, as for the
          *     other creates.
@@ -564,33 +575,63 @@ export interface paths {
         };
         /**
          * Get a scheduled fill request
-         * @description Answers a fill request that was held because it was submitted too soon, looked up
-         *     either by its own `id` (a GUID) or by the `request_id` of the held fill request
-         *     (`original_fill_request_token`). **Exactly one of the two parameters is to be sent**:
-         *     OpenAPI cannot require one of two query parameters, so both are optional here, and
-         *     sending neither answers `400` (`id` `is required`) while sending both answers `400`
-         *     (`original_fill_request_token` `is not allowed`).
-         *
-         *     Nothing held for this customer under that id or token answers `404`. The record's
-         *     fields are not shown by the source; the `200` body is our design.
+         * @description Answers a held fill request's schedule, looked up by its own `id` or by the
+         *     `request_id` of the held fill request (`original_fill_request_token`). **Send exactly
+         *     one of the two**: OpenAPI cannot require one of two query parameters, so both are
+         *     optional here; neither answers `400` (`id` `is required`), both `400`
+         *     (`original_fill_request_token` `is not allowed`). Nothing held for this customer in
+         *     this environment under that id or token answers `404`.
          */
         get: operations["getScheduledFillRequest"];
         put?: never;
         /**
-         * Reschedule a fill request
-         * @description Reschedules a fill request that was submitted too soon, so it is submitted for
-         *     processing at `scheduled_for` instead. `scheduled_for` defaults to the earliest date
-         *     the refill is allowed and may not be earlier than it (`400`). Rescheduling a request
-         *     that is already held moves its date; rescheduling one that was not held (it was
-         *     refused as too soon) holds it. The answer is the scheduled fill request.
+         * Schedule a held fill request
+         * @description Sets when a fill request held as too soon is submitted (`submit_on`), and optionally
+         *     what is submitted then (`fill_request_payload`, a fill request body for the same
+         *     patient; the held request keeps its `request_id`). A refill submitted too soon is
+         *     held at once, due on the earliest date it is allowed (its receipt says `scheduled`);
+         *     this operation moves that date, never before the earliest allowed date (`400`).
          *
-         *     The source says only that the body is JSON; its fields, the `200` body and the rules
-         *     above are our design. An unknown `original_fill_request_token` answers `404`, as does
-         *     a fill request that was already processed or canceled. As every pharmacy operation,
-         *     the body may also be sent as form data.
+         *     The fill request must be held: an unknown one (or another customer's) answers `404`,
+         *     one that is not held `409`, as does one whose schedule was submitted or canceled.
          */
-        post: operations["rescheduleFillRequest"];
+        post: operations["scheduleFillRequest"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scheduled-fill-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The scheduled fill request's id.
+                 * @example 6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                id: components["parameters"]["ScheduledFillRequestPathId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reschedule a scheduled fill request
+         * @description Moves a pending scheduled fill request to `submit_on` (not before the earliest date
+         *     the refill is allowed: `400`; a time already past submits it at once). One submitted
+         *     or canceled answers `409`; an unknown id `404`.
+         */
+        put: operations["rescheduleFillRequest"];
+        post?: never;
+        /**
+         * Cancel a scheduled fill request
+         * @description Cancels a pending scheduled fill request: it becomes `CANCELLED` and the held fill
+         *     request `canceled` (nothing is dispensed). Canceling it again answers `200`; one
+         *     already submitted answers `409` (cancel the fill request with `POST
+         *     /v1/cancel_request`); an unknown id `404`.
+         */
+        delete: operations["cancelScheduledFillRequest"];
         options?: never;
         head?: never;
         patch?: never;
@@ -605,17 +646,45 @@ export interface paths {
         };
         /**
          * List scheduled actions
-         * @description Lists the current customer's scheduled actions of every action type (held fill
-         *     requests, auto-refill submissions), ordered by creation date, earliest first. `limit`
-         *     is 1 to 100 (20 when not sent). Pass the answered `nextPageToken` (the base64 encoding
-         *     of the creation-date cursor) back as `nextPageToken` for the next page; it is null on
-         *     the last page. An out-of-range `limit` or an unreadable `nextPageToken` answers `400`.
-         *
-         *     The source shows the parameters; the item fields and the envelope are our design.
+         * @description Lists the customer's scheduled actions in this environment, of every type (held fill
+         *     requests, auto-refill refills), pending and done, earliest created first. `limit` is 1
+         *     to 100 (20 when not sent). Pass the answered `pagination.next_page_token` back as
+         *     `nextPageToken` for the next page; it is null on the last page. An out-of-range
+         *     `limit` or an unreadable `nextPageToken` answers `400`. The envelope and items are
+         *     the real platform's.
          */
         get: operations["listScheduledActions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cancel_request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a fill request
+         * @description Cancels a fill request before it is dispensed, whole or in part. Without
+         *     `medications` and `otc_products` the whole request is canceled; with them only those
+         *     items are, and the request is canceled once none of its items is left. A canceled
+         *     medication gives its fill back to the prescription (the refill and quantity it took).
+         *     A request held as too soon is canceled with its scheduled fill request; a refill of an
+         *     auto-refill subscription can be canceled this way too (the subscription goes on).
+         *
+         *     A request already dispensed (its `ORDER` event was sent) answers `400`; an unknown
+         *     request, another customer's, or one canceled already `403`, as the real platform
+         *     answers. Items not on the request, or canceled already, are listed under `failed_*`.
+         */
+        post: operations["cancelFillRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -631,15 +700,40 @@ export interface paths {
         };
         /**
          * List auto-refill subscriptions
-         * @description Lists this customer's prescriptions subscribed to auto-refill (active subscriptions),
-         *     earliest subscribed first, one page at a time. Pass the answered `next_page_token` as
-         *     `next` for the following page; it is null on the last page.
-         *
-         *     The source names only the purpose and the statuses `200`, `400` and `500`; the
-         *     parameters, the envelope and the items are our design, and `401` is listed because the
-         *     API key is required as everywhere.
+         * @description Lists this customer's auto-refill subscriptions in this environment, active and ended,
+         *     earliest created first, in the auto-refill envelope. The real platform shows no
+         *     parameters; `limit` (1 to 100, 20 when not sent) and `next` (the answered
+         *     `nextPageToken`) page the list (our design).
          */
         get: operations["listAutoRefills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auto-refill/patient/{patient_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The patient's token, as answered when the patient was created.
+                 * @example p7Xk2mQ9rT4vW8yZ1aB3cD5e
+                 */
+                patient_token: components["parameters"]["PatientToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a patient's auto-refill subscriptions
+         * @description Lists the auto-refill subscriptions of one patient of this customer, active and ended,
+         *     earliest created first, paged as `GET /v1/auto-refill` is. An unknown patient answers
+         *     `404`; a patient of another customer `400`.
+         */
+        get: operations["listPatientAutoRefills"];
         put?: never;
         post?: never;
         delete?: never;
@@ -663,42 +757,102 @@ export interface paths {
         };
         /**
          * Get an auto-refill subscription
-         * @description Answers the prescription's auto-refill subscription, active or canceled. A prescription
-         *     without a subscription (or unknown in this environment) answers `404`. The record is our
-         *     design; the source names only the purpose.
+         * @description Answers the prescription's subscription (active or ended), where its refills are
+         *     shipped and the survey they carry. A prescription without a subscription answers `404`.
          */
         get: operations["getAutoRefill"];
         put?: never;
         /**
          * Subscribe a prescription to auto-refill
-         * @description Subscribes the prescription to auto-refill: every `interval_days` (by default the
-         *     prescription's days supply), and never before the earliest date a refill is allowed,
-         *     the service submits a fill request of this prescription with the payment, destination
-         *     and shipping given here, reported by the usual `ORDER` and `SHIPMENT` events. The
-         *     subscription ends when it is canceled or when the prescription stops being fillable.
+         * @description Subscribes the prescription to auto-refill. The service then submits each refill
+         *     itself, as a fill request of this prescription reported by the usual `ORDER` and
+         *     `SHIPMENT` events (and an `AUTO_REFILL` event naming its `request_id`), every
+         *     `interval_days` (the prescription's days supply by default), never before the earliest
+         *     date the refill is allowed and never twice for one cycle. The first refill is due
+         *     `interval_days` after the prescription was last filled (at once when that date is
+         *     past, or when it was never filled). Each refill is listed by `GET /scheduled-actions`
+         *     (`AUTO_REFILL`). When a refill cannot be made (no refills left, expired, transferred
+         *     out, on hold), the subscription ends (`canceled`, with `cancel_reason`) and an
+         *     `AUTO_REFILL` event with status `error` says why.
          *
-         *     Answers `200` with the active subscription. Refusals:
-         *     - an unknown prescription: `404` `Unable to find Prescription.`;
-         *     - a prescription of another customer: `400` with error `Unauthorized`;
-         *     - a prescription that is not fillable: `400` keyed `prescription_token`
-         *       `is not fillable`;
-         *     - a prescription that already has an active subscription: `400` keyed
-         *       `prescription_token` `already has an active auto-refill subscription` (cancel it
-         *       first, or read it). A canceled subscription is replaced by the new one.
+         *     As on the real platform no body is needed: the payment, destination, shipping method,
+         *     survey and metadata are those of the prescription's most recent fill request. A body
+         *     (our design) may override them; a prescription never filled through a fill request
+         *     needs them in the body. Consent captured on a fill request's medication
+         *     (`patient_consent.auto_refill`) subscribes the prescription the same way.
          *
-         *     The body, the record and these rules are our design; the source names only the
-         *     purpose and the statuses `200`, `400` and `500`.
+         *     Answers `200` with the subscription (`auto_refill_id`, `auto_refill_date`). An
+         *     unknown prescription answers `404`; one of another customer, one that is not
+         *     fillable, one already subscribed (cancel it first) or one lacking the payment or
+         *     destination answers `400`. An ended subscription is replaced by the new one.
          */
         post: operations["createAutoRefill"];
         /**
          * Cancel an auto-refill subscription
-         * @description Cancels the prescription's subscription: no further refills are submitted (a refill
-         *     already submitted is not recalled). Answers `200` with the subscription, now
-         *     `canceled`, with `canceled_at` set and `next_fill_date` null. Canceling a canceled
-         *     subscription answers it unchanged. A prescription without a subscription answers `404`.
-         *     The record and these rules are our design.
+         * @description Cancels the prescription's subscription: its pending refill is `CANCELLED` and no
+         *     further refill is submitted (one already submitted is not recalled; cancel it with
+         *     `POST /v1/cancel_request`). Canceling an ended subscription answers `200` and changes
+         *     nothing; a prescription without a subscription answers `404`.
          */
         delete: operations["cancelAutoRefill"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auto-refill/{prescription_token}/early-refill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the prescription the subscription refills.
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                prescription_token: components["parameters"]["AutoRefillPrescriptionToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refill now
+         * @description Moves the subscription's next refill to now: it is submitted at once (by the
+         *     scheduler, within a second or so), or on the earliest date the refill is allowed when
+         *     that is later. The following refill is then due `interval_days` after it. Answers
+         *     `sas_id`, the id of the scheduled action (`AUTO_REFILL` in `GET
+         *     /scheduled-actions`). A subscription that is not active answers `400`; none at all
+         *     `404`. Takes no body.
+         */
+        post: operations["earlyAutoRefill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auto-refill/{prescription_token}/skip-refill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the prescription the subscription refills.
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                prescription_token: components["parameters"]["AutoRefillPrescriptionToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Skip the next refill
+         * @description Skips the subscription's next refill: it moves `interval_days` later (each call skips
+         *     one more cycle). A subscription that is not active answers `400`; none at all `404`.
+         */
+        delete: operations["skipAutoRefill"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2959,6 +3113,43 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    AUTO_REFILL: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An auto-refill submitted a refill, or ended
+         * @description Sent when the service submits a refill of an auto-refill subscription, and when a
+         *     subscription ends because its prescription can no longer be refilled (see
+         *     `AutoRefillEvent`). The event type is our design.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["autoRefillEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     CONSULT: {
         parameters: {
             query?: never;
@@ -4156,6 +4347,33 @@ export interface components {
             insurance_card_image_url?: string;
         } & (unknown | unknown);
         /**
+         * FillRequestPatientConsent
+         * @description The patient's consent recorded with a medication (the real platform's). With
+         *     `auto_refill`, the patient consented to automatic refills: once the fill request is
+         *     accepted, the prescription is subscribed to auto-refill (as `POST
+         *     /v1/auto-refill/{prescription_token}` without a body would, taking this request's
+         *     payment, destination and survey); a prescription already subscribed keeps its
+         *     subscription.
+         */
+        FillRequestPatientConsent: {
+            consent_statement?: string;
+            consent_method?: string;
+            consent_date?: string;
+            consent_type?: string;
+            patient_name?: string;
+            consent_provided_by?: string;
+            item?: string;
+            auto_refill?: {
+                /**
+                 * Format: date
+                 * @description When the patient consented.
+                 */
+                date_provided: string;
+                /** @description The statement the patient agreed to. */
+                consent_statement: string;
+            };
+        };
+        /**
          * FillRequestMedication
          * @description A prescription to dispense. Without further control the exact prescribed product is
          *     dispensed. The prescription must exist, belong to the fill request's patient and be
@@ -4164,6 +4382,7 @@ export interface components {
         FillRequestMedication: {
             /** @description The prescription's token, as listed by `GET /v1/patient/{patient_token}/prescriptions`. */
             prescription_token: components["schemas"]["Token"];
+            patient_consent?: components["schemas"]["FillRequestPatientConsent"];
         };
         /**
          * FillRequestOtcProduct
@@ -4325,6 +4544,22 @@ export interface components {
          */
         FillRequestStatus: "pending" | "triage" | "scheduled" | "filled" | "error" | "canceled";
         /**
+         * ScheduledActionId
+         * Format: uuid
+         * @description A scheduled action's id (a version-4 UUID); a scheduled fill request's id is the id of its action.
+         */
+        ScheduledActionId: string;
+        /**
+         * ScheduledFillRequestScheduled
+         * @description The scheduled fill request after its date was set.
+         */
+        ScheduledFillRequestScheduled: {
+            id: components["schemas"]["ScheduledActionId"];
+            /** Format: date-time */
+            submit_on: string;
+            original_fill_request_token: components["schemas"]["Token"];
+        };
+        /**
          * FillRequestReceipt
          * @description Receipt of a submitted fill request. `request_id` is the fill request's token: keep it to
          *     read the request (`GET /v1/fill_request/{url_token}`), to match the `ORDER` and
@@ -4346,6 +4581,11 @@ export interface components {
                 message: string;
                 /** @description The `metadata` sent with the request; null when none was sent. */
                 metadata: string | null;
+                /**
+                 * @description Present when the request was held as too soon (`status` `scheduled`): the
+                 *     scheduled fill request that will submit it, and when (our design).
+                 */
+                scheduled_fill_request?: components["schemas"]["ScheduledFillRequestScheduled"];
             };
         };
         /**
@@ -4536,155 +4776,404 @@ export interface components {
             request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
+         * ScheduledActionStatus
+         * @description `PENDING`: not performed yet; `COMPLETE`: performed (the fill request was submitted);
+         *     `CANCELLED`: will not be performed, because it was canceled or because it could not be
+         *     performed (the prescription could no longer be filled; `reason` says why).
+         * @enum {string}
+         */
+        ScheduledActionStatus: "PENDING" | "CANCELLED" | "COMPLETE";
+        /**
          * ScheduledFillRequest
-         * @description A fill request that was submitted too soon (before the earliest date a refill of its
-         *     prescriptions is allowed) and is held until `scheduled_for`, when it is submitted
-         *     automatically. The source does not show this record; its shape is our design.
+         * @description A fill request held until `submit_on`: a refill submitted before the earliest date it is
+         *     allowed. The service submits it on that date (it then goes on as any fill request, with
+         *     its `ORDER` and `SHIPMENT` events under its `request_id`) and the status becomes
+         *     `COMPLETE`. `created_at`, `updated_at` and `reason` are our design.
          */
         ScheduledFillRequest: {
+            id: components["schemas"]["ScheduledActionId"];
+            status: components["schemas"]["ScheduledActionStatus"];
             /**
-             * Format: uuid
-             * @description The scheduled fill request's id (a GUID).
+             * Format: date-time
+             * @description When the fill request is (or was) submitted.
              */
-            id: string;
-            /** @description The `request_id` of the fill request that was held. */
+            submit_on: string;
+            /** @description The `request_id` of the held fill request. */
             original_fill_request_token: components["schemas"]["Token"];
-            /** @description When the held request will be submitted. */
-            scheduled_for: components["schemas"]["Timestamp"];
-            /**
-             * @description `scheduled`: waiting for `scheduled_for`; `submitted`: submitted for processing at
-             *     `scheduled_for` (the fill request continues as `pending`); `canceled`: will not be
-             *     submitted (for example the fill request was replaced).
-             * @enum {string}
-             */
-            status: "scheduled" | "submitted" | "canceled";
-            /**
-             * @description Why the request was held, in words; null when no reason was recorded.
-             * @example Refill too soon: the earliest allowed fill date is 2026-02-10.
-             */
-            reason: string | null;
-            /** @description When the request was first held. */
             created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description Why it was canceled; null otherwise. */
+            reason: string | null;
         };
         /**
-         * ScheduledFillRequestReschedule
-         * @description Reschedules a fill request that was submitted too soon. The source says only that the
-         *     body is JSON; these fields are our design. Fields not listed are refused with
-         *     `is not allowed`.
+         * ScheduledError
+         * @description An error of the scheduled fill request and scheduled action operations, in the real
+         *     platform's shape: a code as a string and a message. The codes are our design: `0001` the
+         *     request is invalid (a field, a parameter or a date), `0002` nothing of this customer has
+         *     that id or token, `0003` the scheduled fill request is no longer pending, `0004` the
+         *     service failed.
          */
-        ScheduledFillRequestReschedule: {
-            /** @description The `request_id` of the fill request that was submitted too soon. */
+        ScheduledError: {
+            /** @enum {string} */
+            statusCode: "0001" | "0002" | "0003" | "0004";
+            message: string;
+            /** @description Each field that failed validation and why (our design). */
+            validation_errors?: components["schemas"]["ValidationErrorItem"][];
+            request_id?: components["schemas"]["ErrorRequestId"];
+        };
+        /**
+         * ScheduledFillRequestCreate
+         * @description When to submit a held fill request, and optionally what to submit then.
+         */
+        ScheduledFillRequestCreate: {
+            /**
+             * Format: date-time
+             * @description When to submit it: not before the earliest date the refill is allowed (`400`
+             *     otherwise); a time already past submits it at once.
+             */
+            submit_on: string;
+            /** @description The `request_id` of the held fill request. */
             original_fill_request_token: components["schemas"]["Token"];
             /**
-             * @description When to submit it. Must not be earlier than the earliest date the refill is allowed
-             *     (`400` otherwise); when not sent, that earliest date is used.
+             * @description A fill request body to submit instead of the one held (same patient): the held
+             *     request's `request_id` is kept, and its records are checked again when it is
+             *     submitted.
              */
-            scheduled_for?: components["schemas"]["Timestamp"];
+            fill_request_payload?: components["schemas"]["FillRequestCreate"];
+        };
+        /**
+         * ScheduledFillRequestUpdate
+         * @description A new date for a pending scheduled fill request.
+         */
+        ScheduledFillRequestUpdate: {
+            /**
+             * Format: date-time
+             * @description When to submit it; not before the earliest date the refill is allowed.
+             */
+            submit_on: string;
+        };
+        /**
+         * ScheduledFillRequestCancelled
+         * @description The canceled scheduled fill request; its held fill request is `canceled` too.
+         */
+        ScheduledFillRequestCancelled: {
+            id: components["schemas"]["ScheduledActionId"];
+            /** @constant */
+            status: "CANCELLED";
         };
         /**
          * ScheduledAction
-         * @description An action the service will perform later for the current customer, of any type. The
-         *     source does not show the record; its shape is our design.
+         * @description Something the service does later for the customer: submit a held fill request
+         *     (`FILL_REQUEST`) or an auto-refill's next refill (`AUTO_REFILL`). Actions done or
+         *     canceled are kept. `metadata` says what the action acts on: `request_id` (the fill
+         *     request it submits, or submitted), and for `AUTO_REFILL` also `auto_refill_id`,
+         *     `prescription_token` and `cycle` (1 for a subscription's first refill). `reason` is our
+         *     design; the real platform's `customer_id` (a number) is not answered, as this service's
+         *     customer ids are not numbers.
          */
         ScheduledAction: {
-            /**
-             * Format: uuid
-             * @description The action's id (a GUID). For a `fill_request` action it is the id of the scheduled fill request.
-             */
-            id: string;
-            /**
-             * @description What the action does.
-             * @enum {string}
-             */
-            action_type: "fill_request" | "auto_refill";
-            /**
-             * @description `scheduled`: not yet due; `completed`: performed; `canceled`: will not be performed; `failed`: attempted and refused (for example the prescription is no longer fillable).
-             * @enum {string}
-             */
-            status: "scheduled" | "completed" | "canceled" | "failed";
-            /** @description When the action is due. */
-            scheduled_for: components["schemas"]["Timestamp"];
-            /**
-             * @description The record the action acts on: the original fill request's `request_id` for
-             *     `fill_request`, the prescription's token for `auto_refill`.
-             */
-            resource_token: components["schemas"]["Token"];
+            id: components["schemas"]["ScheduledActionId"];
             created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When the action is (or was) due.
+             */
+            submit_on: string;
+            metadata: {
+                /** @description The fill request submitted (for `AUTO_REFILL`, once the action is `COMPLETE`). */
+                request_id?: components["schemas"]["Token"];
+                /** Format: int64 */
+                auto_refill_id?: number;
+                prescription_token?: components["schemas"]["Token"];
+                /** Format: int32 */
+                cycle?: number;
+            };
+            /** @enum {string} */
+            action_type: "FILL_REQUEST" | "AUTO_REFILL";
+            status: components["schemas"]["ScheduledActionStatus"];
+            /** @description Why the action was canceled; null otherwise. */
+            reason: string | null;
         };
         /**
          * ScheduledActionList
-         * @description One page of the current customer's scheduled actions, ordered by creation date (earliest
-         *     first). Pass `nextPageToken` back as the query parameter of the same name for the next
-         *     page; it is null on the last page. The envelope is our design, in the camelCase of this
-         *     path's query parameters.
+         * @description One page of the customer's scheduled actions, earliest created first. Pass
+         *     `pagination.next_page_token` back as the `nextPageToken` query parameter for the next
+         *     page; it is null on the last page.
          */
         ScheduledActionList: {
-            results: components["schemas"]["ScheduledAction"][];
-            /** @description Base64 of the creation-date cursor of the next page; null when there is none. */
-            nextPageToken: string | null;
+            timestamp: components["schemas"]["Timestamp"];
+            /** @constant */
+            status: "successful";
+            scheduled_actions: components["schemas"]["ScheduledAction"][];
+            pagination: {
+                next_page_token: string | null;
+                /**
+                 * Format: int32
+                 * @description How many scheduled actions the customer has in all.
+                 */
+                total: number;
+                /** Format: int32 */
+                per_page: number;
+                /** Format: int32 */
+                pages: number;
+            };
         };
         /**
-         * AutoRefillSubscription
-         * @description A prescription's auto-refill subscription: the service submits a fill request for the
-         *     prescription every `interval_days`, never before the earliest date a refill is allowed,
-         *     until the subscription is canceled or the prescription stops being fillable (no refills
-         *     left, expired, transferred out), which cancels it. There is at most one subscription per
-         *     prescription. The source does not show this record; its shape is our design.
+         * CancelRequestCreate
+         * @description Which fill request to cancel, and optionally which of its medications and OTC products.
+         *     Without `medications` and `otc_products` the whole request is canceled; with them only
+         *     those items are, and the request is canceled when none of its items is left.
          */
-        AutoRefillSubscription: {
+        CancelRequestCreate: {
+            /** @description The `request_id` of the fill request. */
+            request_id: components["schemas"]["Token"];
+            /** @description The medications to cancel, by prescription. */
+            medications?: {
+                prescription_token: components["schemas"]["Token"];
+            }[];
+            /** @description The OTC products to cancel, by SKU: the `item` the fill request named the product by. */
+            otc_products?: {
+                sku: string;
+            }[];
+        };
+        /**
+         * CancelRequestReceipt
+         * @description What was canceled. `request_id` is the cancellation's own id (`cancel_request_` and 32
+         *     hex digits). An item that could not be canceled (not on the request, or canceled
+         *     already) is listed under `failed_*` with the reason; the rest are canceled.
+         */
+        CancelRequestReceipt: {
+            request_id: string;
+            /** @description When the cancellation was made, in seconds since 1970-01-01 00:00:00 UTC (with milliseconds). */
+            timestamp: number;
+            /** @constant */
+            status: "success";
+            details: {
+                /**
+                 * @description `03`: canceled at the customer's request.
+                 * @constant
+                 */
+                code: "03";
+                /** @example Fill Request Cancelled by Customer Request */
+                description: string;
+                /** @example Accepted: Fill Request fill_request_5c4b21b9aecaea155d67 has been cancelled. */
+                message: string;
+                cancelled_medications: {
+                    prescription_token: components["schemas"]["Token"];
+                }[];
+                failed_medications: {
+                    prescription_token: components["schemas"]["Token"];
+                    reason: string;
+                }[];
+                cancelled_otc_products: {
+                    sku: string;
+                }[];
+                failed_otc_products: {
+                    sku: string;
+                    reason: string;
+                }[];
+            };
+        };
+        /**
+         * AutoRefillListItem
+         * @description A subscription in a list.
+         */
+        AutoRefillListItem: {
+            /**
+             * Format: int64
+             * @description The subscription's `auto_refill_id`.
+             */
+            id: number;
+            prescription_token: components["schemas"]["Token"];
+            patient_token: components["schemas"]["Token"];
+            /** @enum {string} */
+            status: "active" | "canceled";
+        };
+        /**
+         * AutoRefillList
+         * @description One page of subscriptions, earliest created first. The real platform shows no
+         *     parameters for the whole list; `limit` and `next` page it (our design): pass
+         *     `nextPageToken` as `next` for the following page; it is null on the last page. `total`
+         *     counts every subscription listed.
+         */
+        AutoRefillList: {
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             * @constant
+             */
+            code: 200;
+            /** @constant */
+            err: false;
+            data: {
+                timestamp: components["schemas"]["Timestamp"];
+                /** @constant */
+                status: "successful";
+                details: {
+                    auto_refill_subscriptions: components["schemas"]["AutoRefillListItem"][];
+                    /** @description Opaque token of the next page (pass it as `next`); null when there is none. */
+                    nextPageToken: string | null;
+                    /**
+                     * Format: int32
+                     * @description How many subscriptions the list has in all.
+                     */
+                    total: number;
+                };
+            };
+        };
+        /**
+         * AutoRefillError
+         * @description An error of the auto-refill operations, in their own envelope (the real platform's):
+         *     `code` repeats the HTTP status, `err` is true and `data.details.message` says what is
+         *     wrong. A body or parameter that failed validation also lists each field in
+         *     `data.details.validation_errors` (our design, the shape of the other operations'
+         *     `validation_errors`).
+         */
+        AutoRefillError: {
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             */
+            code: number;
+            /** @constant */
+            err: true;
+            data: {
+                timestamp: components["schemas"]["Timestamp"];
+                /** @constant */
+                status: "unsuccessful";
+                details: {
+                    message: string;
+                    /** @description Each field that failed validation and why (our design). */
+                    validation_errors?: components["schemas"]["ValidationErrorItem"][];
+                };
+            };
+            request_id?: components["schemas"]["ErrorRequestId"];
+        };
+        /**
+         * AutoRefillMedication
+         * @description A prescription's auto-refill subscription. The service submits a fill request of the
+         *     prescription on `auto_refill_date`, never before the earliest date the refill is
+         *     allowed, then schedules the next one `interval_days` later, until the subscription is
+         *     canceled or the prescription can no longer be filled (no refills left, expired,
+         *     transferred out), which ends it (`status` `canceled`, with `cancel_reason`). There is
+         *     at most one subscription per prescription.
+         *
+         *     `auto_refill_id`, `auto_refill_date`, `auto_reminder` and `refills_remaining` are the
+         *     real platform's; the other fields are our design.
+         */
+        AutoRefillMedication: {
+            /**
+             * Format: int64
+             * @description The subscription's id (a number).
+             */
+            auto_refill_id: number;
+            /**
+             * Format: date-time
+             * @description When the next refill will be submitted; null once the subscription is canceled.
+             */
+            auto_refill_date: string | null;
+            /** @description Whether the patient is reminded before each refill. This service sends no reminders, so it is always false. */
+            auto_reminder: boolean;
+            /**
+             * Format: int32
+             * @description The prescription's refills remaining.
+             */
+            refills_remaining: number;
             prescription_token: components["schemas"]["Token"];
             /** @description The prescription's patient. */
             patient_token: components["schemas"]["Token"];
             /**
-             * @description `active`: refills are submitted; `canceled`: no more refills are submitted.
+             * @description `active`: refills are submitted; `canceled`: no more refills are submitted (see `cancel_reason`).
              * @enum {string}
              */
             status: "active" | "canceled";
             /**
              * Format: int32
-             * @description Days between refills.
+             * @description Days between refills (by default the prescription's days supply).
              */
             interval_days: number;
-            /** @description The date the next refill will be submitted, `YYYYMMDD`; null when the subscription is canceled. */
-            next_fill_date: string | null;
             shipping_method: components["schemas"]["ShippingMethod"];
-            /** @description The `metadata` sent with every refill; null when none was set. */
+            /** @description The `metadata` sent with every refill; null when none. */
             metadata: string | null;
             /** @description The `request_id` of the last refill submitted; null before the first. */
             last_fill_request_id: string | null;
             created_at: components["schemas"]["Timestamp"];
             /**
              * Format: date-time
-             * @description When the subscription was canceled; null while it is active.
+             * @description When the subscription was canceled or ended; null while it is active.
              */
             canceled_at: string | null;
+            /**
+             * @description Why it ended: `Canceled by the customer.`, or why the prescription could no longer
+             *     be refilled (`The prescription has no refills remaining.` ...); null while active.
+             */
+            cancel_reason: string | null;
         };
         /**
-         * AutoRefillList
-         * @description One page of this customer's active auto-refill subscriptions, earliest created first.
-         *     Pass `next_page_token` as `next` for the following page; it is null on the last page.
-         *     The envelope is our design.
+         * AutoRefillAddress
+         * @description Where each refill of the subscription is shipped (`scheduled_fill_address`). The real
+         *     platform types `zip` as a number; this service answers it as a string, so that a leading
+         *     zero is kept (our design).
          */
-        AutoRefillList: {
-            results: components["schemas"]["AutoRefillSubscription"][];
-            /** @description Opaque token of the next page; null when there is none. */
-            next_page_token: string | null;
+        AutoRefillAddress: {
+            name: string;
+            street1: string;
+            street2: string | null;
+            city: string;
+            state: string;
+            zip: string;
+            phone: string;
+            email: string;
+            country: string;
+        };
+        /**
+         * AutoRefillRecord
+         * @description A prescription's auto-refill subscription, in the envelope of the auto-refill
+         *     operations: the subscription, where its refills are shipped and the patient survey they
+         *     carry.
+         */
+        AutoRefillRecord: {
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             * @constant
+             */
+            code: 200;
+            /** @constant */
+            err: false;
+            data: {
+                timestamp: components["schemas"]["Timestamp"];
+                /** @constant */
+                status: "successful";
+                details: {
+                    auto_refill_medications: components["schemas"]["AutoRefillMedication"];
+                    scheduled_fill_address: components["schemas"]["AutoRefillAddress"];
+                    /**
+                     * @description The patient survey each refill carries, as it was sent with the fill request
+                     *     it was taken from (our design: the real platform answers its stored survey
+                     *     record, with the conditions as numbered flags).
+                     */
+                    scheduled_fill_survey: components["schemas"]["FillRequestPatientSurvey"];
+                };
+            };
         };
         /**
          * AutoRefillCreate
-         * @description How the refills of a subscription are paid for and shipped. The source does not show
-         *     this body; these fields are our design, taken from the fill request. Each refill is
-         *     submitted as a fill request of this prescription with these settings. Fields not listed
-         *     are refused with `is not allowed`.
+         * @description Optional settings of a new subscription. The real platform's `POST` takes no body: each
+         *     refill is submitted with the payment (`patient_payment_type`, `insurances`), destination
+         *     (`address_to_*`), shipping method, survey and metadata of the prescription's most recent
+         *     fill request. This body (our design) overrides them: a field sent here replaces that
+         *     request's, and a prescription never filled through a fill request needs the payment and
+         *     the whole destination here (`400` otherwise). Fields not listed are refused with
+         *     `is not allowed`.
          *
          *     - `insurances` is required when `patient_payment_type` is `insurance`.
-         *     - The `address_to_*` fields are optional as a group: when none is sent, the address,
-         *       phone and email of the patient's record are used (`400` if that record lacks one of
-         *       them); when any of name, street1, city, state, zip, phone or email is sent, all seven
-         *       are required.
+         *     - The `address_to_*` fields go together: when any of name, street1, city, state, zip,
+         *       phone or email is sent, all seven are required.
          */
         AutoRefillCreate: {
-            patient_payment_type: components["schemas"]["PatientPaymentType"];
+            patient_payment_type?: components["schemas"]["PatientPaymentType"];
             /** @description The plans to bill, primary first. Required when `patient_payment_type` is `insurance`. */
             insurances?: components["schemas"]["FillRequestInsurance"][];
             /**
@@ -4705,12 +5194,77 @@ export interface components {
             address_to_phone?: components["schemas"]["Phone"];
             address_to_email?: components["schemas"]["Email"];
             /**
-             * @description The survey sent with each refill. When not sent, each refill carries the survey of
-             *     the patient's most recent fill request (an empty survey if there is none).
+             * @description The survey sent with each refill. When not sent, the survey of the prescription's
+             *     most recent fill request (an empty survey if there is none).
              */
             patient_survey?: components["schemas"]["FillRequestPatientSurvey"];
             /** @description The customer's identifier, sent as the `metadata` of every refill's fill request. */
             metadata?: string;
+        };
+        /**
+         * AutoRefillCreated
+         * @description The new subscription: `auto_refill_id` and `auto_refill_date` (the date of the first
+         *     refill), as the real platform answers them, with the rest of the record.
+         */
+        AutoRefillCreated: {
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             * @constant
+             */
+            code: 200;
+            /** @constant */
+            err: false;
+            data: {
+                timestamp: components["schemas"]["Timestamp"];
+                /** @constant */
+                status: "successful";
+                details: {
+                    auto_refill_medications: components["schemas"]["AutoRefillMedication"];
+                };
+            };
+        };
+        /**
+         * AutoRefillDone
+         * @description The change was made (`status` `successful`). For a skipped refill, `details` tells
+         *     when the next one is now due (our design).
+         */
+        AutoRefillDone: {
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             * @constant
+             */
+            code: 200;
+            /** @constant */
+            err: false;
+            data: {
+                timestamp: components["schemas"]["Timestamp"];
+                /** @constant */
+                status: "successful";
+                details?: {
+                    auto_refill_medications: components["schemas"]["AutoRefillMedication"];
+                };
+            };
+        };
+        /**
+         * AutoRefillEarlyRefill
+         * @description The early refill was scheduled: `sas_id` is the id of its scheduled action (listed by
+         *     `GET /scheduled-actions`), due now, or on the earliest date the refill is allowed when
+         *     that is later.
+         */
+        AutoRefillEarlyRefill: {
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             * @constant
+             */
+            code: 200;
+            /** @constant */
+            err: false;
+            data: {
+                sas_id: components["schemas"]["ScheduledActionId"];
+            };
         };
         /**
          * ExternalLocationAddress
@@ -5349,11 +5903,11 @@ export interface components {
         WebhookStatus: "success" | "triage" | "pending" | "error";
         /**
          * CallbackType
-         * @description The `callback_type` of a webhook event. The `DIAGNOSTICS_*` names of the lab order
+         * @description The `callback_type` of a webhook event. `AUTO_REFILL` and the `DIAGNOSTICS_*` names of the lab order
          *     lifecycle are our design (the source does not name them).
          * @enum {string}
          */
-        CallbackType: "NOTIFY_RX" | "TRANSFER" | "TRANSFER_CONTACT" | "DIRECT_TRANSFER" | "ORDER" | "SHIPMENT" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT" | "DIAGNOSTICS_ORDER_SUCCESS" | "DIAGNOSTICS_ORDER_SHIPPED" | "DIAGNOSTICS_ORDER_IN_TRANSIT" | "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT" | "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB" | "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB" | "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB" | "DIAGNOSTICS_LAB_ACCESSED_KIT" | "DIAGNOSTICS_RESULTS_AVAILABLE" | "DIAGNOSTICS_ORDER_REJECTED";
+        CallbackType: "NOTIFY_RX" | "TRANSFER" | "TRANSFER_CONTACT" | "DIRECT_TRANSFER" | "ORDER" | "SHIPMENT" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT" | "DIAGNOSTICS_ORDER_SUCCESS" | "DIAGNOSTICS_ORDER_SHIPPED" | "DIAGNOSTICS_ORDER_IN_TRANSIT" | "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT" | "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB" | "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB" | "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB" | "DIAGNOSTICS_LAB_ACCESSED_KIT" | "DIAGNOSTICS_RESULTS_AVAILABLE" | "DIAGNOSTICS_ORDER_REJECTED" | "AUTO_REFILL";
         /**
          * WebhookEpochSeconds
          * Format: int64
@@ -7570,6 +8124,41 @@ export interface components {
         JsonWebKeySet: {
             keys: components["schemas"]["JsonWebKey"][];
         };
+        /**
+         * AutoRefillEvent
+         * @description `AUTO_REFILL`: the service submitted a refill of an auto-refill subscription (`success`;
+         *     `request_id` is the new fill request, whose `ORDER` and `SHIPMENT` events follow), or
+         *     the subscription ended because the prescription can no longer be refilled (`error`;
+         *     `message` says why). The real platform names no such event; this one is our design.
+         *     Like every event it carries tokens and ids only.
+         */
+        AutoRefillEvent: {
+            /** @description The fill request submitted (on `success` only). */
+            request_id?: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "AUTO_REFILL";
+            /** @enum {string} */
+            status: "success" | "error";
+            details: {
+                /** Format: int64 */
+                auto_refill_id: number;
+                prescription_token: components["schemas"]["Token"];
+                patient_token: components["schemas"]["Token"];
+                /**
+                 * Format: int32
+                 * @description Which refill of the subscription this was (1 for the first).
+                 */
+                cycle: number;
+                /**
+                 * Format: date-time
+                 * @description When the next refill is due; null when the subscription ended.
+                 */
+                auto_refill_date: string | null;
+                message: components["schemas"]["WebhookMessage"];
+                metadata: components["schemas"]["WebhookMetadata"];
+            };
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "status" | "details" | "timestamp">;
     };
     responses: {
         /** @description Bad Request. The request is malformed, fails validation or misses a field. */
@@ -7802,30 +8391,57 @@ export interface components {
             };
         };
         /**
-         * @description Bad Request. A parameter or field is malformed or missing: for the read, neither or both
-         *     of `id` and `original_fill_request_token` were sent; for a reschedule,
-         *     `original_fill_request_token` is missing, or `scheduled_for` is earlier than the
-         *     earliest date the refill is allowed. The messages are our design.
+         * @description Bad Request (`0001`): a parameter or field is malformed or missing (for the read:
+         *     neither or both of `id` and `original_fill_request_token`), or `submit_on` is before
+         *     the earliest date the refill is allowed. The messages are our design.
          */
-        ScheduledFillRequestBadRequest: {
+        ScheduledBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BadRequestError"];
+                "application/json": components["schemas"]["ScheduledError"];
             };
         };
-        /** @description Not Found. No scheduled fill request with this id, or none held for this fill request, for this customer (message wording designed). */
-        ScheduledFillRequestNotFound: {
+        /**
+         * @description Not Found (`0002`): this customer has no scheduled fill request (or held fill request)
+         *     with that id or token in this environment. The status is our design.
+         */
+        ScheduledNotFound: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": components["schemas"]["ScheduledError"];
             };
         };
-        /** @description Not Found. The prescription has no auto-refill subscription in this environment (message wording designed). */
-        AutoRefillNotFound: {
+        /** @description Internal Server Error (`0004`). Nothing was changed; retry later. */
+        ScheduledServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ScheduledError"];
+            };
+        };
+        /**
+         * @description Conflict (`0003`): the scheduled fill request is no longer pending (it was submitted or
+         *     canceled), or the fill request named is not held. The status is our design.
+         */
+        ScheduledConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ScheduledError"];
+            };
+        };
+        /**
+         * @description Forbidden: the fill request cannot be canceled by this customer: it is unknown here,
+         *     another customer's, or canceled already (the real platform's answer, which does not say
+         *     which).
+         */
+        CancelRequestForbidden: {
             headers: {
                 [name: string]: unknown;
             };
@@ -7834,16 +8450,39 @@ export interface components {
             };
         };
         /**
-         * @description Bad Request. The body is malformed or misses a field, or the prescription cannot be
-         *     subscribed: it is not fillable, or it already has an active subscription. A prescription
-         *     of another customer answers error `Unauthorized`. The messages are our design.
+         * @description Bad Request, in the auto-refill envelope. A parameter or field is malformed, or the
+         *     prescription cannot be subscribed: it belongs to another customer, it is not fillable,
+         *     it already has an active subscription, or it has no fill request to take the payment
+         *     and destination from and the body does not give them. The messages are our design.
          */
         AutoRefillBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BadRequestError"];
+                "application/json": components["schemas"]["AutoRefillError"];
+            };
+        };
+        /**
+         * @description Not Found, in the auto-refill envelope: no such prescription (or patient) in this
+         *     environment, or the prescription has no subscription. The real platform lists no `404`;
+         *     the status is our design, the body its envelope.
+         */
+        AutoRefillNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AutoRefillError"];
+            };
+        };
+        /** @description Internal Server Error, in the auto-refill envelope. Nothing was changed; retry later. */
+        AutoRefillServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AutoRefillError"];
             };
         };
         /**
@@ -8408,6 +9047,11 @@ export interface components {
          * @example fr3Hj6Kl9Zx2Cv5Bn8Mq1Wt4
          */
         ScheduledFillRequestOriginalToken: components["schemas"]["Token"];
+        /**
+         * @description The scheduled fill request's id.
+         * @example 6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b
+         */
+        ScheduledFillRequestPathId: components["schemas"]["ScheduledActionId"];
         /**
          * @description Page size, 1 to 100; 20 when not sent.
          * @example 20
@@ -9635,17 +10279,17 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduledFillRequest"];
                 };
             };
-            400: components["responses"]["ScheduledFillRequestBadRequest"];
+            400: components["responses"]["ScheduledBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["ScheduledFillRequestNotFound"];
+            404: components["responses"]["ScheduledNotFound"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalServerError"];
+            500: components["responses"]["ScheduledServerError"];
         };
     };
-    rescheduleFillRequest: {
+    scheduleFillRequest: {
         parameters: {
             query?: never;
             header?: never;
@@ -9654,30 +10298,108 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ScheduledFillRequestReschedule"];
-                "application/x-www-form-urlencoded": components["schemas"]["ScheduledFillRequestReschedule"];
+                "application/json": components["schemas"]["ScheduledFillRequestCreate"];
             };
         };
         responses: {
-            /** @description The rescheduled fill request. */
+            /** @description The schedule. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ScheduledFillRequest"];
+                    "application/json": components["schemas"]["ScheduledFillRequestScheduled"];
                 };
             };
-            400: components["responses"]["ScheduledFillRequestBadRequest"];
+            400: components["responses"]["ScheduledBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["FillRequestNotFound"];
+            404: components["responses"]["ScheduledNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ScheduledConflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalServerError"];
+            500: components["responses"]["ScheduledServerError"];
+        };
+    };
+    rescheduleFillRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The scheduled fill request's id.
+                 * @example 6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                id: components["parameters"]["ScheduledFillRequestPathId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduledFillRequestUpdate"];
+            };
+        };
+        responses: {
+            /** @description The new schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledFillRequestScheduled"];
+                };
+            };
+            400: components["responses"]["ScheduledBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ScheduledNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ScheduledConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ScheduledServerError"];
+        };
+    };
+    cancelScheduledFillRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The scheduled fill request's id.
+                 * @example 6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                id: components["parameters"]["ScheduledFillRequestPathId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled scheduled fill request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledFillRequestCancelled"];
+                };
+            };
+            400: components["responses"]["ScheduledBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ScheduledNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ScheduledConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ScheduledServerError"];
         };
     };
     listScheduledActions: {
@@ -9710,10 +10432,45 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduledActionList"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["ScheduledBadRequest"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ScheduledServerError"];
+        };
+    };
+    cancelFillRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRequestCreate"];
+                "application/x-www-form-urlencoded": components["schemas"]["CancelRequestCreate"];
+            };
+        };
+        responses: {
+            /** @description The request, or the items named, were canceled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelRequestReceipt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CancelRequestForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
@@ -9739,7 +10496,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of active subscriptions. */
+            /** @description One page of subscriptions. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9748,13 +10505,59 @@ export interface operations {
                     "application/json": components["schemas"]["AutoRefillList"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AutoRefillBadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AutoRefillNotFound"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalServerError"];
+            500: components["responses"]["AutoRefillServerError"];
+        };
+    };
+    listPatientAutoRefills: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100; 20 when not sent (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["AutoRefillLimit"];
+                /**
+                 * @description The `next_page_token` of the previous page; omit for the first page. Opaque (our design).
+                 * @example eyJjcmVhdGVkX2F0IjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
+                 */
+                next?: components["parameters"]["AutoRefillNext"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The patient's token, as answered when the patient was created.
+                 * @example p7Xk2mQ9rT4vW8yZ1aB3cD5e
+                 */
+                patient_token: components["parameters"]["PatientToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the patient's subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRefillList"];
+                };
+            };
+            400: components["responses"]["AutoRefillBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AutoRefillNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["AutoRefillServerError"];
         };
     };
     getAutoRefill: {
@@ -9778,17 +10581,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AutoRefillSubscription"];
+                    "application/json": components["schemas"]["AutoRefillRecord"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AutoRefillBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["AutoRefillNotFound"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalServerError"];
+            500: components["responses"]["AutoRefillServerError"];
         };
     };
     createAutoRefill: {
@@ -9804,7 +10607,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["AutoRefillCreate"];
                 "application/x-www-form-urlencoded": components["schemas"]["AutoRefillCreate"];
@@ -9817,19 +10620,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AutoRefillSubscription"];
+                    "application/json": components["schemas"]["AutoRefillCreated"];
                 };
             };
             400: components["responses"]["AutoRefillBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["PrescriptionNotFound"];
+            404: components["responses"]["AutoRefillNotFound"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalServerError"];
+            500: components["responses"]["AutoRefillServerError"];
         };
     };
     cancelAutoRefill: {
@@ -9847,16 +10650,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The canceled subscription. */
+            /** @description The subscription was canceled. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AutoRefillSubscription"];
+                    "application/json": components["schemas"]["AutoRefillDone"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AutoRefillBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["AutoRefillNotFound"];
             408: components["responses"]["RequestTimeout"];
@@ -9865,7 +10668,79 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalServerError"];
+            500: components["responses"]["AutoRefillServerError"];
+        };
+    };
+    earlyAutoRefill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the prescription the subscription refills.
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                prescription_token: components["parameters"]["AutoRefillPrescriptionToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refill was moved to now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRefillEarlyRefill"];
+                };
+            };
+            400: components["responses"]["AutoRefillBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AutoRefillNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["AutoRefillServerError"];
+        };
+    };
+    skipAutoRefill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the prescription the subscription refills.
+                 * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
+                 */
+                prescription_token: components["parameters"]["AutoRefillPrescriptionToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next refill was skipped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRefillDone"];
+                };
+            };
+            400: components["responses"]["AutoRefillBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AutoRefillNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["AutoRefillServerError"];
         };
     };
     getPharmacyCoverage: {
@@ -13106,6 +13981,61 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["FileEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    autoRefillEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `AUTO_REFILL` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutoRefillEvent"];
             };
         };
         responses: {

@@ -2,11 +2,15 @@
 import type { operations } from '@pharmacy/contract';
 import type { OperationInput, OperationOutput, RequestContext } from '../http/operation-types.js';
 
-export type OperationId = 'cancelAutoRefill' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createConsult' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'deleteConsult' | 'enableWebhookEndpoint' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getConsult' | 'getCopayRequest' | 'getDiagnosticOrder' | 'getDiagnosticOrderRejection' | 'getDiagnosticOrderResults' | 'getDiagnosticOrderResultsUnprefixed' | 'getDiagnosticOrderResultsV2' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getJsonWebKeySet' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsultQuestionnaires' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'receiveSandboxElectronicPrescription' | 'redeliverWebhookEvent' | 'redeliverWebhookEvents' | 'registerDiagnosticOrder' | 'registerDiagnosticOrderUnprefixed' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'setWebhookEndpoint' | 'simulateConsult' | 'testWebhookEndpoint' | 'updatePatient' | 'validateKitSerial';
+export type OperationId = 'cancelAutoRefill' | 'cancelFillRequest' | 'cancelScheduledFillRequest' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createConsult' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'deleteConsult' | 'earlyAutoRefill' | 'enableWebhookEndpoint' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getConsult' | 'getCopayRequest' | 'getDiagnosticOrder' | 'getDiagnosticOrderRejection' | 'getDiagnosticOrderResults' | 'getDiagnosticOrderResultsUnprefixed' | 'getDiagnosticOrderResultsV2' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getJsonWebKeySet' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsultQuestionnaires' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientAutoRefills' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'receiveSandboxElectronicPrescription' | 'redeliverWebhookEvent' | 'redeliverWebhookEvents' | 'registerDiagnosticOrder' | 'registerDiagnosticOrderUnprefixed' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'scheduleFillRequest' | 'setWebhookEndpoint' | 'simulateConsult' | 'skipAutoRefill' | 'testWebhookEndpoint' | 'updatePatient' | 'validateKitSerial';
 
 export interface Handlers {
   /** DELETE /v1/auto-refill/{prescription_token}: Cancel an auto-refill subscription */
   cancelAutoRefill(input: OperationInput<operations['cancelAutoRefill']>, ctx: RequestContext): Promise<OperationOutput<operations['cancelAutoRefill']>>;
+  /** POST /v1/cancel_request: Cancel a fill request */
+  cancelFillRequest(input: OperationInput<operations['cancelFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['cancelFillRequest']>>;
+  /** DELETE /scheduled-fill-requests/{id}: Cancel a scheduled fill request */
+  cancelScheduledFillRequest(input: OperationInput<operations['cancelScheduledFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['cancelScheduledFillRequest']>>;
   /** POST /oauth/token: Exchange client credentials for an access token */
   createAccessToken(input: OperationInput<operations['createAccessToken']>, ctx: RequestContext): Promise<OperationOutput<operations['createAccessToken']>>;
   /** POST /public/accounts: Create an account */
@@ -33,6 +37,8 @@ export interface Handlers {
   deleteAccount(input: OperationInput<operations['deleteAccount']>, ctx: RequestContext): Promise<OperationOutput<operations['deleteAccount']>>;
   /** DELETE /consults/v0/consult/{consult_id}: Cancel a consult */
   deleteConsult(input: OperationInput<operations['deleteConsult']>, ctx: RequestContext): Promise<OperationOutput<operations['deleteConsult']>>;
+  /** POST /v1/auto-refill/{prescription_token}/early-refill: Refill now */
+  earlyAutoRefill(input: OperationInput<operations['earlyAutoRefill']>, ctx: RequestContext): Promise<OperationOutput<operations['earlyAutoRefill']>>;
   /** POST /v1/webhook_endpoint/enable: Enable the endpoint again */
   enableWebhookEndpoint(input: OperationInput<operations['enableWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['enableWebhookEndpoint']>>;
   /** GET /v1/patient: Find a patient */
@@ -109,6 +115,8 @@ export interface Handlers {
   listFillRequests(input: OperationInput<operations['listFillRequests']>, ctx: RequestContext): Promise<OperationOutput<operations['listFillRequests']>>;
   /** GET /v1/nearby_same_day_pickup_locations: List nearby same-day pickup locations */
   listNearbySameDayPickupLocations(input: OperationInput<operations['listNearbySameDayPickupLocations']>, ctx: RequestContext): Promise<OperationOutput<operations['listNearbySameDayPickupLocations']>>;
+  /** GET /v1/auto-refill/patient/{patient_token}: List a patient's auto-refill subscriptions */
+  listPatientAutoRefills(input: OperationInput<operations['listPatientAutoRefills']>, ctx: RequestContext): Promise<OperationOutput<operations['listPatientAutoRefills']>>;
   /** GET /v1/patient/{patient_token}/prescriptions: List a patient's prescriptions */
   listPatientPrescriptions(input: OperationInput<operations['listPatientPrescriptions']>, ctx: RequestContext): Promise<OperationOutput<operations['listPatientPrescriptions']>>;
   /** GET /v1/same_day_delivery: List same-day delivery orders */
@@ -141,14 +149,18 @@ export interface Handlers {
   registerDiagnosticOrderUnprefixed(input: OperationInput<operations['registerDiagnosticOrderUnprefixed']>, ctx: RequestContext): Promise<OperationOutput<operations['registerDiagnosticOrderUnprefixed']>>;
   /** PUT /v0/orders/{order_id}/kit_serial: Register a kit for an order */
   registerKitSerial(input: OperationInput<operations['registerKitSerial']>, ctx: RequestContext): Promise<OperationOutput<operations['registerKitSerial']>>;
-  /** POST /scheduled-fill-requests: Reschedule a fill request */
+  /** PUT /scheduled-fill-requests/{id}: Reschedule a scheduled fill request */
   rescheduleFillRequest(input: OperationInput<operations['rescheduleFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['rescheduleFillRequest']>>;
   /** POST /v1/webhook_endpoint/rotate_secret: Rotate the signing secret */
   rotateWebhookEndpointSecret(input: OperationInput<operations['rotateWebhookEndpointSecret']>, ctx: RequestContext): Promise<OperationOutput<operations['rotateWebhookEndpointSecret']>>;
+  /** POST /scheduled-fill-requests: Schedule a held fill request */
+  scheduleFillRequest(input: OperationInput<operations['scheduleFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['scheduleFillRequest']>>;
   /** PUT /v1/webhook_endpoint: Set the webhook endpoint */
   setWebhookEndpoint(input: OperationInput<operations['setWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['setWebhookEndpoint']>>;
   /** PATCH /consults/v0/consult/{consult_id}/simulate: Simulate a provider's decision on a sandbox consult */
   simulateConsult(input: OperationInput<operations['simulateConsult']>, ctx: RequestContext): Promise<OperationOutput<operations['simulateConsult']>>;
+  /** DELETE /v1/auto-refill/{prescription_token}/skip-refill: Skip the next refill */
+  skipAutoRefill(input: OperationInput<operations['skipAutoRefill']>, ctx: RequestContext): Promise<OperationOutput<operations['skipAutoRefill']>>;
   /** POST /v1/webhook_endpoint/test: Send a test request to the endpoint */
   testWebhookEndpoint(input: OperationInput<operations['testWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['testWebhookEndpoint']>>;
   /** POST /v1/patient/{patient_token}: Update a patient */

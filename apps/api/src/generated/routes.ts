@@ -27,7 +27,119 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "200": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/AutoRefillSubscription"
+          "$ref": "contract#/components/schemas/AutoRefillDone"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "data",
+          "details",
+          "auto_refill_medications",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "data",
+          "details",
+          "auto_refill_medications",
+          "patient_token"
+        ]
+      ]
+    },
+    "errorShape": "auto-refill"
+  },
+  {
+    "operationId": "cancelFillRequest",
+    "method": "POST",
+    "path": "/v1/cancel_request",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/CancelRequestCreate"
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/CancelRequestReceipt"
         }
       },
       "400": {
@@ -42,7 +154,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/UnauthorizedError"
         }
       },
-      "404": {
+      "403": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -95,19 +207,131 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "action": "write",
       "recordIds": [
         [
-          "path",
+          "body",
+          "request_id"
+        ],
+        [
+          "body",
+          "medications",
+          "[]",
           "prescription_token"
         ],
         [
           "response",
+          "details",
+          "cancelled_medications",
+          "[]",
           "prescription_token"
         ],
         [
           "response",
-          "patient_token"
+          "details",
+          "failed_medications",
+          "[]",
+          "prescription_token"
         ]
       ]
     }
+  },
+  {
+    "operationId": "cancelScheduledFillRequest",
+    "method": "DELETE",
+    "path": "/scheduled-fill-requests/{id}",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "contract#/components/schemas/ScheduledActionId"
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledFillRequestCancelled"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledError"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledError"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": []
+    },
+    "errorShape": "scheduled"
   },
   {
     "operationId": "createAccessToken",
@@ -471,7 +695,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       ]
     },
     "body": {
-      "required": true,
+      "required": false,
       "contentTypes": [
         "application/json",
         "application/x-www-form-urlencoded"
@@ -484,13 +708,13 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "200": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/AutoRefillSubscription"
+          "$ref": "contract#/components/schemas/AutoRefillCreated"
         }
       },
       "400": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/BadRequestError"
+          "$ref": "contract#/components/schemas/AutoRefillError"
         }
       },
       "401": {
@@ -502,7 +726,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "404": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/AutoRefillError"
         }
       },
       "408": {
@@ -544,7 +768,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "500": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/AutoRefillError"
         }
       }
     },
@@ -563,14 +787,21 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ],
         [
           "response",
+          "data",
+          "details",
+          "auto_refill_medications",
           "prescription_token"
         ],
         [
           "response",
+          "data",
+          "details",
+          "auto_refill_medications",
           "patient_token"
         ]
       ]
-    }
+    },
+    "errorShape": "auto-refill"
   },
   {
     "operationId": "createConsult",
@@ -1168,6 +1399,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         [
           "response",
           "request_id"
+        ],
+        [
+          "response",
+          "details",
+          "scheduled_fill_request",
+          "original_fill_request_token"
         ]
       ]
     }
@@ -1759,6 +1996,105 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   },
   {
+    "operationId": "earlyAutoRefill",
+    "method": "POST",
+    "path": "/v1/auto-refill/{prescription_token}/early-refill",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "prescription_token": {
+          "$ref": "contract#/components/schemas/Token"
+        }
+      },
+      "required": [
+        "prescription_token"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillEarlyRefill"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "prescription_token"
+        ]
+      ]
+    },
+    "errorShape": "auto-refill"
+  },
+  {
     "operationId": "enableWebhookEndpoint",
     "method": "POST",
     "path": "/v1/webhook_endpoint/enable",
@@ -1980,13 +2316,13 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "200": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/AutoRefillSubscription"
+          "$ref": "contract#/components/schemas/AutoRefillRecord"
         }
       },
       "400": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/BadRequestError"
+          "$ref": "contract#/components/schemas/AutoRefillError"
         }
       },
       "401": {
@@ -1998,7 +2334,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "404": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/AutoRefillError"
         }
       },
       "408": {
@@ -2028,7 +2364,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "500": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/AutoRefillError"
         }
       }
     },
@@ -2041,14 +2377,21 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ],
         [
           "response",
+          "data",
+          "details",
+          "auto_refill_medications",
           "prescription_token"
         ],
         [
           "response",
+          "data",
+          "details",
+          "auto_refill_medications",
           "patient_token"
         ]
       ]
-    }
+    },
+    "errorShape": "auto-refill"
   },
   {
     "operationId": "getAvailability",
@@ -4252,7 +4595,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "400": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/BadRequestError"
+          "$ref": "contract#/components/schemas/ScheduledError"
         }
       },
       "401": {
@@ -4264,7 +4607,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "404": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/ScheduledError"
         }
       },
       "408": {
@@ -4294,7 +4637,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "500": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/ScheduledError"
         }
       }
     },
@@ -4310,7 +4653,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "original_fill_request_token"
         ]
       ]
-    }
+    },
+    "errorShape": "scheduled"
   },
   {
     "operationId": "getTransferRequest",
@@ -4521,13 +4865,19 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "400": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/BadRequestError"
+          "$ref": "contract#/components/schemas/AutoRefillError"
         }
       },
       "401": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
         }
       },
       "408": {
@@ -4557,7 +4907,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "500": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/AutoRefillError"
         }
       }
     },
@@ -4566,18 +4916,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "recordIds": [
         [
           "response",
-          "results",
+          "data",
+          "details",
+          "auto_refill_subscriptions",
           "[]",
           "prescription_token"
         ],
         [
           "response",
-          "results",
+          "data",
+          "details",
+          "auto_refill_subscriptions",
           "[]",
           "patient_token"
         ]
       ]
-    }
+    },
+    "errorShape": "auto-refill"
   },
   {
     "operationId": "listConsultQuestionnaires",
@@ -5463,6 +5818,127 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   },
   {
+    "operationId": "listPatientAutoRefills",
+    "method": "GET",
+    "path": "/v1/auto-refill/patient/{patient_token}",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "patient_token": {
+          "$ref": "contract#/components/schemas/Token"
+        }
+      },
+      "required": [
+        "patient_token"
+      ]
+    },
+    "query": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        },
+        "next": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 512
+        }
+      },
+      "required": []
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillList"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "patient_token"
+        ],
+        [
+          "response",
+          "data",
+          "details",
+          "auto_refill_subscriptions",
+          "[]",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "data",
+          "details",
+          "auto_refill_subscriptions",
+          "[]",
+          "patient_token"
+        ]
+      ]
+    },
+    "errorShape": "auto-refill"
+  },
+  {
     "operationId": "listPatientPrescriptions",
     "method": "GET",
     "path": "/v1/patient/{patient_token}/prescriptions",
@@ -5713,7 +6189,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "400": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/BadRequestError"
+          "$ref": "contract#/components/schemas/ScheduledError"
         }
       },
       "401": {
@@ -5749,7 +6225,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "500": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/ScheduledError"
         }
       }
     },
@@ -5758,12 +6234,21 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "recordIds": [
         [
           "response",
-          "results",
+          "scheduled_actions",
           "[]",
-          "resource_token"
+          "metadata",
+          "request_id"
+        ],
+        [
+          "response",
+          "scheduled_actions",
+          "[]",
+          "metadata",
+          "prescription_token"
         ]
       ]
-    }
+    },
+    "errorShape": "scheduled"
   },
   {
     "operationId": "listScheduleSlots",
@@ -7539,34 +8024,44 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
   },
   {
     "operationId": "rescheduleFillRequest",
-    "method": "POST",
-    "path": "/scheduled-fill-requests",
+    "method": "PUT",
+    "path": "/scheduled-fill-requests/{id}",
     "security": [
       {
         "ApiKey": []
       }
     ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "contract#/components/schemas/ScheduledActionId"
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
     "body": {
       "required": true,
       "contentTypes": [
-        "application/json",
-        "application/x-www-form-urlencoded"
+        "application/json"
       ],
       "schema": {
-        "$ref": "contract#/components/schemas/ScheduledFillRequestReschedule"
+        "$ref": "contract#/components/schemas/ScheduledFillRequestUpdate"
       }
     },
     "responses": {
       "200": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ScheduledFillRequest"
+          "$ref": "contract#/components/schemas/ScheduledFillRequestScheduled"
         }
       },
       "400": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/BadRequestError"
+          "$ref": "contract#/components/schemas/ScheduledError"
         }
       },
       "401": {
@@ -7578,13 +8073,19 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "404": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/ScheduledError"
         }
       },
       "408": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledError"
         }
       },
       "413": {
@@ -7620,7 +8121,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "500": {
         "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/ErrorMessage"
+          "$ref": "contract#/components/schemas/ScheduledError"
         }
       }
     },
@@ -7628,15 +8129,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "action": "write",
       "recordIds": [
         [
-          "body",
-          "original_fill_request_token"
-        ],
-        [
           "response",
           "original_fill_request_token"
         ]
       ]
-    }
+    },
+    "errorShape": "scheduled"
   },
   {
     "operationId": "rotateWebhookEndpointSecret",
@@ -7739,6 +8237,137 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       }
     }
+  },
+  {
+    "operationId": "scheduleFillRequest",
+    "method": "POST",
+    "path": "/scheduled-fill-requests",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/ScheduledFillRequestCreate"
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledFillRequestScheduled"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledError"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ScheduledError"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "original_fill_request_token"
+        ],
+        [
+          "body",
+          "fill_request_payload",
+          "patient_token"
+        ],
+        [
+          "body",
+          "fill_request_payload",
+          "insurances",
+          "[]",
+          "insurance_token"
+        ],
+        [
+          "body",
+          "fill_request_payload",
+          "medications",
+          "[]",
+          "prescription_token"
+        ],
+        [
+          "body",
+          "fill_request_payload",
+          "replacement_order"
+        ],
+        [
+          "response",
+          "original_fill_request_token"
+        ]
+      ]
+    },
+    "errorShape": "scheduled"
   },
   {
     "operationId": "setWebhookEndpoint",
@@ -7974,6 +8603,119 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ]
       ]
     }
+  },
+  {
+    "operationId": "skipAutoRefill",
+    "method": "DELETE",
+    "path": "/v1/auto-refill/{prescription_token}/skip-refill",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "prescription_token": {
+          "$ref": "contract#/components/schemas/Token"
+        }
+      },
+      "required": [
+        "prescription_token"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillDone"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/AutoRefillError"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "path",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "data",
+          "details",
+          "auto_refill_medications",
+          "prescription_token"
+        ],
+        [
+          "response",
+          "data",
+          "details",
+          "auto_refill_medications",
+          "patient_token"
+        ]
+      ]
+    },
+    "errorShape": "auto-refill"
   },
   {
     "operationId": "testWebhookEndpoint",
