@@ -21,6 +21,7 @@ const serviceLayers: LayerTable = {
     kernel: [
       'errors.ts',
       'tokens.ts',
+      'clock.ts',
       'config.ts',
       'pagination.ts',
       'dates.ts',

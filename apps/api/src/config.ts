@@ -51,6 +51,30 @@ export interface Config {
   diagnosticsSandboxCatalogueFile: string;
   /** The sandbox's care team (programs, questionnaires, providers) until one is imported (CARE_TEAM_SANDBOX_FILE, a .json file). */
   careTeamSandboxFile: string;
+  /** Refills: when one is allowed, and the scheduler that submits held and automatic refills. */
+  refills: RefillConfig;
+  /**
+   * CLOCK_OFFSET_FILE: a file holding how many milliseconds the service's clock runs ahead
+   * of the system clock (clock.ts), re-read when it changes. For tests and demos that move
+   * time to a due refill instead of waiting; unset in production.
+   */
+  clockOffsetFile: string | undefined;
+}
+
+/** Refills (scheduled-fills/): the early-refill tolerance and the scheduler's pace. */
+export interface RefillConfig {
+  /**
+   * EARLY_REFILL_TOLERANCE (0 to 1, default 0.25): how much of the last fill's days
+   * supply may remain when a refill is allowed. 0.25: a 30-day fill may be refilled from
+   * day 22.5; 1 never holds a refill.
+   */
+  earlyRefillTolerance: number;
+  /** SCHEDULER_POLL_MS (default 1000): how often the scheduler looks for due actions when it has none. */
+  pollMs: number;
+  /** SCHEDULER_BATCH (default 50): how many due actions one claim takes. */
+  batch: number;
+  /** SCHEDULER_CONCURRENCY (default 8): how many of them are performed at once (their reads overlap others' commits). */
+  concurrency: number;
 }
 
 /** The audit trail of patient data access (audit/audit-trail.ts). */
@@ -188,6 +212,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
+  return value;
+}
+
+function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw.trim()) || !(value >= 0 && value <= max)) throw new ConfigError(`${name} must be a number from 0 to ${max}`);
   return value;
 }
 
@@ -351,5 +383,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bufferMax: integer(env, 'AUDIT_BUFFER_MAX', 100_000, 1000, 10_000_000),
     },
     oauth: oauth(env),
+    refills: {
+      earlyRefillTolerance: fraction(env, 'EARLY_REFILL_TOLERANCE', 0.25, 1),
+      pollMs: integer(env, 'SCHEDULER_POLL_MS', 1000, 10, 60_000),
+      batch: integer(env, 'SCHEDULER_BATCH', 50, 1, 1000),
+      concurrency: integer(env, 'SCHEDULER_CONCURRENCY', 8, 1, 64),
+    },
+    clockOffsetFile: env.CLOCK_OFFSET_FILE || undefined,
   };
 }

@@ -16,10 +16,26 @@ export interface OAuthErrorBody {
   error_description: string;
 }
 
+/** An error of the auto-refill operations, in their envelope (AutoRefillError). */
+export interface AutoRefillErrorBody {
+  code: number;
+  err: true;
+  data: { timestamp: string; status: 'unsuccessful'; details: { message: string; validation_errors?: ValidationErrorItem[] } };
+}
+
+/** An error of the scheduled fill request and action operations (ScheduledError): a code as a string and a message. */
+export interface ScheduledErrorBody {
+  statusCode: '0001' | '0002' | '0003' | '0004';
+  message: string;
+  validation_errors?: ValidationErrorItem[];
+}
+
 type ErrorBody =
   | { statusCode: number; error: string; message: string }
   | { statusCode: 400; error: 'Bad Request'; validation_errors: ValidationErrorItem[] }
-  | OAuthErrorBody;
+  | OAuthErrorBody
+  | AutoRefillErrorBody
+  | ScheduledErrorBody;
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -50,7 +66,7 @@ export class HttpError extends Error {
     /** Response headers the answer carries (`WWW-Authenticate`...). */
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super('message' in body ? body.message : 'validation_errors' in body ? `${body.validation_errors.length} validation error(s)` : body.error_description);
+    super('message' in body ? body.message : 'data' in body ? body.data.details.message : 'validation_errors' in body ? `${body.validation_errors.length} validation error(s)` : body.error_description);
     this.name = 'HttpError';
   }
 }

@@ -6,6 +6,9 @@ import { AccountRepository } from './accounts/account-repository.js';
 import { accountSealedColumns } from './accounts/account-sealed-fields.js';
 import { AccountService } from './accounts/account-service.js';
 import { TokenExchange } from './access-tokens/token-exchange.js';
+import { AutoRefillRepository } from './auto-refill/auto-refill-repository.js';
+import { AutoRefills } from './auto-refill/auto-refill-service.js';
+import { useClockOffsetFile } from './clock.js';
 import { AuditRepository } from './audit/audit-repository.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import type { Config } from './config.js';
@@ -37,9 +40,15 @@ import { DirectTransferLifecycle } from './direct-transfers/direct-transfer-life
 import { DirectTransferRepository } from './direct-transfers/direct-transfer-repository.js';
 import { DirectTransferService } from './direct-transfers/direct-transfer-service.js';
 import { UnitsOfWork } from './events/unit-of-work.js';
+import { FillCancellation } from './fill-requests/fill-cancellation.js';
+import { FillCancellationRepository } from './fill-requests/fill-cancellation-repository.js';
 import { FillLifecycle } from './fill-requests/fill-lifecycle.js';
 import { FillRequestRepository } from './fill-requests/fill-request-repository.js';
 import { FillRequestService } from './fill-requests/fill-request-service.js';
+import { HeldFills } from './fill-requests/held-fills.js';
+import { ScheduledActionRepository } from './scheduled-fills/scheduled-action-repository.js';
+import { ScheduledActions } from './scheduled-fills/scheduled-actions.js';
+import { Scheduler } from './scheduled-fills/scheduler.js';
 import { scopes } from './generated/scopes.js';
 import { OrderRepository } from './fill-requests/order-repository.js';
 import { OrderService } from './fill-requests/order-service.js';
@@ -118,8 +127,18 @@ export interface Services {
   directTransferLifecycle: DirectTransferLifecycle;
   prescribers: PrescriberService;
   fillRequests: FillRequestService;
+  /** Fill requests held as too soon: their schedules (`/scheduled-fill-requests`) and their submission when due. */
+  heldFills: HeldFills;
+  /** Every scheduled action of a customer (`/scheduled-actions`). */
+  scheduledActions: ScheduledActions;
+  /** Auto-refill subscriptions and the refills they submit. */
+  autoRefills: AutoRefills;
+  /** Performs due scheduled actions (run by its worker). */
+  scheduler: Scheduler;
   /** Dispense, triage, refuse, ship: what staff and the sandbox do with a submitted fill request. */
   fillLifecycle: FillLifecycle;
+  /** Cancels fill requests before they are dispensed, whole or item by item (`POST /v1/cancel_request`). */
+  fillCancellation: FillCancellation;
   orders: OrderService;
   insurances: InsuranceService;
   copayRequests: CopayRequestService;
@@ -144,6 +163,8 @@ export interface Services {
 /** The composition root: every service with what it depends on, passed explicitly. */
 export function createServices(database: DatabaseHandle, config: Config, log?: FastifyBaseLogger): Services {
   const { db } = database;
+  // Tests and demos may run the clock ahead (CLOCK_OFFSET_FILE); production leaves it unset.
+  if (config.clockOffsetFile) useClockOffsetFile(config.clockOffsetFile);
   const transactor = transactorFor(database);
   const jobs = new JobClaims(db, transactor, database.dialect);
   // One box seals every field stored encrypted; the tables that hold them are re-encrypted together.
@@ -184,6 +205,17 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const directTransferLifecycle = new DirectTransferLifecycle(directTransferRepository, prescriptionIntake);
   const fillRequestRepository = new FillRequestRepository(db);
   const orderRepository = new OrderRepository(db);
+  const scheduledActionRepository = new ScheduledActionRepository(db);
+  const scheduledActions = new ScheduledActions(scheduledActionRepository);
+  const fillRequests = new FillRequestService(fillRequestRepository, units, patients, prescriptions, insurances, copayRequests, scheduledActions, config.refills.earlyRefillTolerance);
+  const heldFills = new HeldFills(fillRequests, fillRequestRepository, scheduledActionRepository, units);
+  const autoRefills = new AutoRefills(new AutoRefillRepository(db), scheduledActionRepository, scheduledActions, fillRequests, prescriptions, patients, units, config.refills.earlyRefillTolerance);
+  // Consent to auto-refill on a fill request's medication subscribes its prescription, in the request's unit of work.
+  fillRequests.onAccepted((uow, owner, row, submitted) => autoRefills.enrolByConsent(uow, owner, row, submitted));
+  const fillCancellation = new FillCancellation(fillRequestRepository, new FillCancellationRepository(), units);
+  // A held request canceled through POST /v1/cancel_request takes its scheduled action with it.
+  fillCancellation.onCanceled((uow, request, at) => heldFills.requestCanceled(uow, request, at));
+  const refillScheduler = new Scheduler(jobs, { FILL_REQUEST: (action) => heldFills.submitDue(action), AUTO_REFILL: (action) => autoRefills.performCycle(action) }, config.refills, log);
   const fillLifecycle = new FillLifecycle(fillRequestRepository, orderRepository, prescriptions);
   const careTeams = new CareTeams(new CareTeamRepository(db), config.careTeamSandboxFile);
   const consultRepository = new ConsultRepository(db, database.dialect);
@@ -217,8 +249,13 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     directTransfers: new DirectTransferService(directTransferRepository, units, patients, prescribers, config.pharmacy),
     directTransferLifecycle,
     prescribers,
-    fillRequests: new FillRequestService(fillRequestRepository, units, patients, prescriptions, insurances, copayRequests),
+    fillRequests,
+    heldFills,
+    scheduledActions,
+    autoRefills,
+    scheduler: refillScheduler,
     fillLifecycle,
+    fillCancellation,
     orders: new OrderService(orderRepository),
     insurances,
     copayRequests,

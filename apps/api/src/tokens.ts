@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { now } from './clock.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -13,8 +14,9 @@ export function randomToken(length = 24): string {
   return out.length === length ? out : out + randomToken(length - out.length);
 }
 
+/** Now on the service's clock (clock.ts), as ISO 8601. */
 export function nowIso(): string {
-  return new Date().toISOString();
+  return now().toISOString();
 }
 
 /**

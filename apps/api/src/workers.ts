@@ -25,6 +25,8 @@ export function createWorkers(services: Services, config: Config, log: FastifyBa
     new WebhookDeliveryWorker(services.webhookDelivery, config.webhooks, log),
     // The sandbox's simulated pharmacy (it finds nothing to do without sandbox requests).
     new WorkerLoop('sandbox-simulator', () => services.sandboxSimulator.tick(), log, SANDBOX_IDLE_MS),
+    // Held fill requests and auto-refill cycles, submitted when due.
+    new WorkerLoop('scheduler', () => services.scheduler.tick(), log, config.refills.pollMs),
     // Keys are replayed for 24 hours, then forgotten (deleted in one statement, so a tick that deleted some is not repeated at once).
     new WorkerLoop('idempotency-keys', async () => (await services.idempotency.prune(), 0), log, IDEMPOTENCY_PRUNE_MS),
   ];

@@ -1,6 +1,7 @@
 // Submitting a fill request (createFillRequest): the receipt, how each prescription is filled,
 // concurrent fills of the last refill, insurance billing, triage holds, OTC products and form bodies.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { advanceClock, resetClock } from '../src/clock.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import { cashBody, fillRequestSteps } from './support/fill-request-steps.js';
 import { address, insertPrescription } from './support/fixtures.js';
@@ -13,6 +14,8 @@ beforeAll(async () => {
   ({ t, acme } = await startTestAppWithCustomers());
 });
 afterAll(async () => t?.close());
+
+afterEach(() => resetClock());
 
 const { patientWithPrescription, submit, readPrescription, countRows } = fillRequestSteps(() => ({ t, acme }));
 
@@ -54,8 +57,15 @@ describe('submitting a fill request', () => {
     expect(first.date_filled_utc).toEqual(expect.any(String));
     expect(first.last_filled_date).toBe(first.date_filled_utc);
 
+    // A refill right away is too soon: held, nothing dispensed, until the scheduler submits it when allowed.
+    const held = await submit(cashBody(patient, [rx.token]));
+    expect(held.response.status).toBe(201);
+    expect(held.data).toMatchObject({ status: 'scheduled', details: { scheduled_fill_request: { original_fill_request_token: held.data!.request_id } } });
+    expect(await readPrescription(rx.token)).toMatchObject({ refills_remaining: 1, quantity_remaining: 20 });
+    advanceClock(30 * 86_400_000);
+    await t.app.services.scheduler.tick();
+
     // N refills allowed means N+1 fills: the refill consumes one, and dispenses only what remains.
-    expect((await submit(cashBody(patient, [rx.token]))).response.status).toBe(201);
     const second = await readPrescription(rx.token);
     expect(second).toMatchObject({ refills_remaining: 0, quantity_remaining: 0, date_filled_utc: first.date_filled_utc });
 

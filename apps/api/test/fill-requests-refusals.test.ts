@@ -179,7 +179,7 @@ describe('a fill that fails inside the unit of work', () => {
       },
     };
     const { patients, prescriptions, insurances, copayRequests } = t.app.services;
-    const service = new FillRequestService(new FillRequestRepository(db), new UnitsOfWork(racing), patients, prescriptions, insurances, copayRequests);
+    const service = new FillRequestService(new FillRequestRepository(db), new UnitsOfWork(racing), patients, prescriptions, insurances, copayRequests, t.app.services.scheduledActions, 0.25);
     const body = {
       ...cashBody(patient, [rx.token, last.token]),
       patient_payment_type: 'insurance',

@@ -11,7 +11,7 @@ export async function setWebhook(services: Services, customerId: string, environ
   try {
     return await services.webhookEndpoints.set({ customerId, environment }, url, `admin_${randomToken(12)}`);
   } catch (error) {
-    if (error instanceof HttpError && 'validation_errors' in error.body) {
+    if (error instanceof HttpError && 'validation_errors' in error.body && error.body.validation_errors) {
       throw new CliError(error.body.validation_errors.map((e) => `--url ${e.message}`).join('; '), 2);
     }
     throw error;

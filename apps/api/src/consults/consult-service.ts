@@ -14,6 +14,7 @@ import { newObjectId, providerSnapshot, type ConsultLifecycle, type Decision } f
 import { presentConsult, presentConsultDetail } from './consult-presenter.js';
 import type { ConsultFilters, ConsultRepository, ConsultSort } from './consult-repository.js';
 import type { ConsultsTable } from './consult-tables.js';
+import { now as clockNow, nowMs } from '../clock.js';
 
 type Schemas = components['schemas'];
 type ConsultCreate = Schemas['ConsultCreate'];
@@ -73,7 +74,7 @@ export class ConsultService {
   async schedule(environment: Environment, query: ScheduleQuery): Promise<Slot[]> {
     const start = Date.parse(query.start);
     const end = Date.parse(query.end);
-    const now = Date.now();
+    const now = nowMs();
     const problems = [
       ...(start <= now ? [{ key: 'start', message: 'must be later than now' }] : []),
       ...(end <= start ? [{ key: 'end', message: 'must be later than start' }] : end - start > MAX_WINDOW_MS ? [{ key: 'end', message: 'must be at most 31 days after start' }] : []),
@@ -208,7 +209,7 @@ export class ConsultService {
   private async book(trx: Db, environment: Environment, appointment: ReturnType<ConsultService['appointmentOf']>): Promise<Provider> {
     let offered = false;
     const isSlot = (provider: Provider, busy: readonly BusyInterval[]) =>
-      this.careTeams.openSlots({ providers: [provider], start: appointment.start, end: appointment.end, durationMinutes: appointment.minutes, busy, now: new Date() }).some(
+      this.careTeams.openSlots({ providers: [provider], start: appointment.start, end: appointment.end, durationMinutes: appointment.minutes, busy, now: clockNow() }).some(
         (slot) => slot.start === appointment.start,
       );
     for (const provider of appointment.providers) {

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, Db, Dialect } from './database.js';
 import type { Transactor } from './transactor.js';
+import { now as clockNow } from '../clock.js';
 
 /** Tables whose rows are background jobs: a row is claimed by setting its `locked_until`. */
 type JobTableName = {
@@ -62,7 +63,7 @@ export class JobClaims {
    * allow. Fewer rows than `limit` then means nothing else is due outside full groups.
    */
   async claim<T extends JobTableName>(jobs: JobTable<T>, limit: number, leaseMs: number, cap?: GroupCap<T>): Promise<Selectable<Database[T]>[]> {
-    const now = new Date();
+    const now = clockNow();
     const nowIso = now.toISOString();
     const until = new Date(now.getTime() + leaseMs).toISOString();
     // The job tables differ in their columns, so the SQL is built over untyped names.

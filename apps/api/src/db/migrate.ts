@@ -16,6 +16,8 @@ import { auditTrail } from './migrations/013-audit-trail.js';
 import { platformIdentity } from './migrations/014-platform-identity.js';
 import { diagnostics } from './migrations/015-diagnostics.js';
 import { consults } from './migrations/016-consults.js';
+import { fillCancellations } from './migrations/017-fill-cancellations.js';
+import { scheduledActions } from './migrations/018-scheduled-actions.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -34,6 +36,8 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '014-platform-identity': platformIdentity,
   '015-diagnostics': diagnostics,
   '016-consults': consults,
+  '017-fill-cancellations': fillCancellations,
+  '018-scheduled-actions': scheduledActions(dialect),
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */

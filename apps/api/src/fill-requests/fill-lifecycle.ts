@@ -5,8 +5,10 @@ import type { UnitOfWork } from '../events/unit-of-work.js';
 import type { PrescriptionService } from '../prescriptions/prescription-service.js';
 import { nowIso, randomToken } from '../tokens.js';
 import * as events from './fill-events.js';
+import { canceledItemsOf } from './fill-cancellation-repository.js';
 import type { FillRequestMedicationRow, FillRequestRepository, FillRequestRow } from './fill-request-repository.js';
 import type { OrderRepository, OrderRow } from './order-repository.js';
+import { nowMs } from '../clock.js';
 
 type Schemas = components['schemas'];
 type ShipmentStatus = events.ShipmentStatus;
@@ -67,24 +69,31 @@ export class FillLifecycle {
 
   /**
    * Fills a pending (or triaged) fill request: its order, pending shipment, from the fills
-   * recorded at submission; the request becomes `filled`; `ORDER` success.
+   * recorded at submission, less the items the customer canceled; the request becomes
+   * `filled`; `ORDER` success. A canceled request (or a held one) is refused as not pending.
    */
   async dispense(uow: UnitOfWork, token: string) {
     const request = await this.find(uow, token);
     const notOpen = () => new LifecycleError('NOT_PENDING', `Fill request ${token} is ${request.status}.`);
     if (request.status !== 'pending' && request.status !== 'triage') throw notOpen();
-    const fills = await this.fillRequests.fillsOf(token, uow.trx);
-    const prescriptions = new Map((await this.prescriptions.findMany(fills.map((f) => f.prescription_token), uow.trx)).map((rx) => [rx.token, rx]));
     const now = nowIso();
+    const orderToken = randomToken();
+    // Marked first: the request's row is held from here, so a cancellation of some of its
+    // items comes wholly before this dispense (and is read below) or after it (and is refused).
+    if (!(await this.fillRequests.markFilled(token, orderToken, now, uow.trx))) throw notOpen();
+    const canceled = await canceledItemsOf(uow.trx, token);
+    const fills = (await this.fillRequests.fillsOf(token, uow.trx)).filter((f) => !canceled.medications.has(f.prescription_token));
+    const prescriptions = new Map((await this.prescriptions.findMany(fills.map((f) => f.prescription_token), uow.trx)).map((rx) => [rx.token, rx]));
+    const otcProducts = ((JSON.parse(request.payload) as Schemas['FillRequest']).otc_products ?? []).filter((p) => !canceled.otcProducts.has(p.item));
     const order: OrderRow = {
-      token: randomToken(),
+      token: orderToken,
       ...ownerColumns(ownerOfRow(request)),
       fill_request_token: request.token,
       patient_token: request.patient_token,
       status: 'pending_shipment',
       date_filled: now,
       medications: JSON.stringify(fills.map((f) => orderMedication(f, prescriptions.get(f.prescription_token)!))),
-      otc_products: JSON.stringify((JSON.parse(request.payload) as Schemas['FillRequest']).otc_products ?? []),
+      otc_products: JSON.stringify(otcProducts),
       carrier: null,
       tracking_number: null,
       tracking_url: null,
@@ -92,7 +101,6 @@ export class FillLifecycle {
       metadata: request.metadata,
       created_at: now,
     };
-    if (!(await this.fillRequests.markFilled(token, order.token, now, uow.trx))) throw notOpen();
     await this.orders.insert(order, uow.trx);
     await uow.emit(ownerOfRow(order), events.orderFilled(order));
     return { fill_request_token: token, order_token: order.token, status: order.status };
@@ -128,7 +136,7 @@ export class FillLifecycle {
     if (!(await this.orders.updateShipment(orderToken, changes, uow.trx))) {
       throw new LifecycleError('NOT_PENDING', `Order ${orderToken} is ${order.status}.`);
     }
-    const eta = status === 'DELIVERED' || status === 'RETURNED' ? null : (input.eta ?? new Date(Date.now() + 2 * 86_400_000).toISOString());
+    const eta = status === 'DELIVERED' || status === 'RETURNED' ? null : (input.eta ?? new Date(nowMs() + 2 * 86_400_000).toISOString());
     await uow.emit(ownerOfRow(order), events.shipment({ ...order, ...changes }, status, eta));
     return { order_token: orderToken, status: changes.status!, shipment_status: status, tracking_number: tracking };
   }

@@ -1,15 +1,18 @@
 import type { components } from '@pharmacy/contract';
 import type { FillRequestRow } from './fill-request-repository.js';
-import { FILL_REQUEST_RECEIVED, type FillRequestRecord } from './fill-request-service.js';
+import { FILL_REQUEST_RECEIVED, type CreatedFillRequest, type FillRequestRecord } from './fill-request-service.js';
 
 type Schemas = components['schemas'];
 
-export function presentFillRequestReceipt(row: FillRequestRow): Schemas['FillRequestReceipt'] {
+/** The receipt; a request held as too soon names the scheduled fill request that submits it, and says when. */
+export function presentFillRequestReceipt({ row, scheduled }: CreatedFillRequest): Schemas['FillRequestReceipt'] {
   return {
     request_id: row.token,
     timestamp: row.created_at,
     status: row.status as Schemas['FillRequestStatus'],
-    details: { message: FILL_REQUEST_RECEIVED, metadata: row.metadata },
+    details: scheduled
+      ? { message: `Fill request received. It is too soon to refill: it is held and will be submitted on ${scheduled.submit_on}.`, metadata: row.metadata, scheduled_fill_request: scheduled }
+      : { message: FILL_REQUEST_RECEIVED, metadata: row.metadata },
   };
 }
 

@@ -27,9 +27,58 @@ export class FillRequestRepository {
     if (medications.length) await trx.insertInto('fill_request_medications').values(medications).execute();
   }
 
+  /** Turns a held (`scheduled`) request into the submitted one with its fills; false when it is no longer held. */
+  async submitHeld(row: FillRequestRow, medications: FillRequestMedicationRow[], trx: Db): Promise<boolean> {
+    const { token, status, payload, patient_payment_type, metadata, shipping_method, replacement_order, check_in, updated_at } = row;
+    const result = await trx
+      .updateTable('fill_requests')
+      .set({ status, payload, patient_payment_type, metadata, shipping_method, replacement_order, check_in, updated_at })
+      .where('token', '=', token)
+      .where('status', '=', 'scheduled')
+      .executeTakeFirst();
+    if (!updatedOneRow(result)) return false;
+    if (medications.length) await trx.insertInto('fill_request_medications').values(medications).execute();
+    return true;
+  }
+
+  /**
+   * Takes a held request's row for the unit of work (a conditional no-op update); false when
+   * it is no longer held. A held request's row is always locked before its scheduled action,
+   * as `POST /v1/cancel_request` does, so the two never deadlock.
+   */
+  async lockHeld(token: string, trx: Db): Promise<boolean> {
+    const result = await trx.updateTable('fill_requests').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('token', '=', token).where('status', '=', 'scheduled').executeTakeFirst();
+    return updatedOneRow(result);
+  }
+
+  /** Ends a held request (`canceled`, or `error` when it can no longer be submitted); false when it is no longer held. */
+  async endHeld(token: string, status: 'canceled' | 'error', at: string, trx: Db): Promise<boolean> {
+    const result = await trx.updateTable('fill_requests').set({ status, updated_at: at }).where('token', '=', token).where('status', '=', 'scheduled').executeTakeFirst();
+    return updatedOneRow(result);
+  }
+
   /** The fill request with this token in any customer's records (ownership is the caller's concern). */
   async findByToken(token: string, trx: Db = this.db): Promise<FillRequestRow | undefined> {
     return trx.selectFrom('fill_requests').selectAll().where('token', '=', token).executeTakeFirst();
+  }
+
+  /** The owner's latest fill request that filled (or holds) this prescription. */
+  async latestForPrescription(owner: Owner, prescriptionToken: string): Promise<FillRequestRow | undefined> {
+    return this.db
+      .selectFrom('fill_requests')
+      .selectAll('fill_requests')
+      .where(whereOwned(owner, 'fill_requests'))
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('fill_request_medications')
+            .select('fill_request_medications.position')
+            .whereRef('fill_request_medications.fill_request_token', '=', 'fill_requests.token')
+            .where('fill_request_medications.prescription_token', '=', prescriptionToken),
+        ),
+      )
+      .orderBy('fill_requests.created_at', 'desc')
+      .executeTakeFirst();
   }
 
   async existsFor(owner: Owner, token: string): Promise<boolean> {

@@ -2,14 +2,17 @@ import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import type { CopayRequestService } from '../copay-requests/copay-request-service.js';
 import { isOwnedBy, ownerColumns, visibleTo } from '../db/ownership.js';
-import { forbidden, invalidField, notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
-import type { UnitsOfWork } from '../events/unit-of-work.js';
+import { forbidden, invalidField, LifecycleError, notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
+import type { UnitOfWork, UnitsOfWork } from '../events/unit-of-work.js';
 import type { InsuranceService } from '../insurances/insurance-service.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import type { PatientService } from '../patients/patient-service.js';
+import type { PrescriptionRow } from '../prescriptions/prescription-repository.js';
 import type { PrescriptionService } from '../prescriptions/prescription-service.js';
+import type { ScheduledActions } from '../scheduled-fills/scheduled-actions.js';
 import { randomToken } from '../tokens.js';
 import type { CreatedAtOperator, FillRequestMedicationRow, FillRequestRepository, FillRequestRow } from './fill-request-repository.js';
+import { now as clockNow } from '../clock.js';
 
 type Schemas = components['schemas'];
 export type FillRequestCreate = Schemas['FillRequestCreate'];
@@ -55,8 +58,26 @@ function parseCreatedAt(value: string): { op: CreatedAtOperator; value: string }
   return { op: OPERATORS[match[1]!]!, value: at.toISOString() };
 }
 
-/** Fill requests: create (which fills the prescriptions), read, list. fill-lifecycle.ts carries them on. */
+/** What a submitted fill request's unit of work also does, once the request is accepted. */
+export type AcceptedHook = (uow: UnitOfWork, owner: Owner, row: FillRequestRow, submitted: FillRequestCreate) => Promise<void>;
+
+/** The records a fill request names, checked: its patient, its prescriptions, and until when it is held as too soon (null: not held). */
+export interface CheckedFillRequest {
+  patientToken: string;
+  byToken: Map<string, PrescriptionRow>;
+  heldUntil: Date | null;
+}
+
+/** A fill request received: submitted, or held with the scheduled fill request that submits it. */
+export interface CreatedFillRequest {
+  row: FillRequestRow;
+  scheduled?: { id: string; submit_on: string; original_fill_request_token: string };
+}
+
+/** Fill requests: create (which fills the prescriptions, or holds a refill that came too soon), read, list. fill-lifecycle.ts carries them on. */
 export class FillRequestService {
+  private readonly accepted: AcceptedHook[] = [];
+
   constructor(
     private readonly fillRequests: FillRequestRepository,
     private readonly units: UnitsOfWork,
@@ -64,14 +85,35 @@ export class FillRequestService {
     private readonly prescriptions: PrescriptionService,
     private readonly insurances: InsuranceService,
     private readonly copayRequests: CopayRequestService,
+    private readonly scheduledActions: ScheduledActions,
+    private readonly earlyRefillTolerance: number,
   ) {}
 
   /**
-   * Checks every record the body names, then in one unit of work stores the insurance
-   * records its card fields describe, fills each prescription, stores the request and opens
-   * its copay requests. Any refusal writes nothing.
+   * Submits a fill request: checks every record the body names, then in one unit of work
+   * either submits it (`submit`) or, when a refill comes before the earliest date it is
+   * allowed, holds it (status `scheduled`, nothing dispensed) with a scheduled action that
+   * submits it on that date. Any refusal writes nothing.
    */
-  async create(owner: Owner, input: FillRequestCreate, requestId: string): Promise<FillRequestRow> {
+  async create(owner: Owner, input: FillRequestCreate, requestId: string): Promise<CreatedFillRequest> {
+    const now = clockNow();
+    const checked = await this.check(owner, input, now);
+    return this.units.run(requestId, async (uow) => {
+      if (!checked.heldUntil) return { row: await this.submit(uow, owner, input, checked, now) };
+      const row = this.newRow(owner, input, checked.patientToken, 'scheduled', now.toISOString());
+      await this.fillRequests.insert(row, [], uow.trx);
+      const scheduled = await this.scheduledActions.schedule(uow, owner, { action_type: 'FILL_REQUEST', submit_on: checked.heldUntil.toISOString(), fill_request_token: row.token });
+      return { row, scheduled: { id: scheduled.id, submit_on: scheduled.submit_on, original_fill_request_token: row.token } };
+    });
+  }
+
+  /**
+   * Checks the records a fill request names (before any unit of work): the patient, each
+   * prescription (this patient's, fillable), each insurance token, the replaced order. Also
+   * says until when a refill must be held: the latest earliest-refill date of its
+   * prescriptions, when one is still ahead.
+   */
+  async check(owner: Owner, input: FillRequestCreate, now: Date): Promise<CheckedFillRequest> {
     const patient = await this.patients.get(owner, input.patient_token);
     const medications = input.medications ?? [];
     const plans = input.insurances ?? [];
@@ -83,9 +125,9 @@ export class FillRequestService {
       input.replacement_order === undefined ? true : this.fillRequests.existsFor(owner, input.replacement_order),
     ]);
 
-    const now = new Date();
     const byToken = new Map(prescriptions.map((rx) => [rx.token, rx]));
     const errors: ValidationErrorItem[] = [];
+    let heldUntil: Date | null = null;
     medications.forEach((m, i) => {
       const rx = byToken.get(m.prescription_token);
       const key = `medications.${i}.prescription_token`;
@@ -96,6 +138,8 @@ export class FillRequestService {
       } else {
         const reason = this.prescriptions.unfillableReason(rx, now);
         if (reason) errors.push(notFillable(i, reason));
+        const earliest = this.prescriptions.earliestRefill(rx, this.earlyRefillTolerance);
+        if (earliest && earliest > now && (!heldUntil || earliest > heldUntil)) heldUntil = earliest;
       }
     });
     plans.forEach((p, i) => {
@@ -105,49 +149,75 @@ export class FillRequestService {
     });
     if (!replacementExists) errors.push({ key: 'replacement_order', message: 'does not exist' });
     if (errors.length) throw validationFailed(errors);
+    return { patientToken: patient.token, byToken, heldUntil };
+  }
 
+  /**
+   * Submits a checked fill request in the caller's unit of work: stores the insurance
+   * records its card fields describe, fills each prescription (refused when a concurrent
+   * fill took its last refill), stores the request (or turns the held one, `held`, into a
+   * submitted one under its own token), opens its copay requests and starts its lifecycle.
+   */
+  async submit(uow: UnitOfWork, owner: Owner, input: FillRequestCreate, checked: CheckedFillRequest, now: Date, held?: FillRequestRow): Promise<FillRequestRow> {
     const createdAt = now.toISOString();
-    const token = randomToken();
-    const shippingMethod = input.shipping_method ?? 'usps_first';
-    return this.units.run(requestId, async (uow) => {
-      // Card fields without a token become an insurance record of the patient; the request names every plan by token.
-      const planTokens = await this.insurances.record(uow.trx, owner, patient.token, plans, createdAt);
-      const { insurances: _cards, ...submitted } = input;
-      const payload: Omit<Schemas['FillRequest'], 'request_id' | 'status' | 'created_at' | 'copay_request_ids'> = {
-        ...submitted,
-        ...(input.insurances ? { insurances: planTokens.map((t) => ({ insurance_token: t })) } : {}),
-        shipping_method: shippingMethod,
-      };
-      const row: FillRequestRow = {
-        token,
-        ...ownerColumns(owner),
-        patient_token: patient.token,
-        status: input.check_in ? 'triage' : 'pending',
-        patient_payment_type: input.patient_payment_type,
-        metadata: input.metadata ?? null,
-        shipping_method: shippingMethod,
-        replacement_order: input.replacement_order ?? null,
-        check_in: input.check_in ? 1 : 0,
-        payload: JSON.stringify(payload),
-        order_token: null,
-        created_at: createdAt,
-        updated_at: createdAt,
-      };
-      const fills: FillRequestMedicationRow[] = [];
-      for (const [i, m] of medications.entries()) {
-        const outcome = await this.prescriptions.fill(uow.trx, byToken.get(m.prescription_token)!, now);
-        if ('refused' in outcome) throw validationFailed([notFillable(i, outcome.refused)]);
-        const { fill_number, quantity, days_supply, refills_remaining, quantity_remaining } = outcome.filled;
-        fills.push({ fill_request_token: token, position: i, prescription_token: m.prescription_token, fill_number, quantity, days_supply, refills_remaining, quantity_remaining });
-      }
+    const plans = input.insurances ?? [];
+    // Card fields without a token become an insurance record of the patient; the request names every plan by token.
+    const planTokens = await this.insurances.record(uow.trx, owner, checked.patientToken, plans, createdAt);
+    const submitted: FillRequestCreate = { ...input, ...(input.insurances ? { insurances: planTokens.map((t) => ({ insurance_token: t })) } : {}) };
+    const status = input.check_in ? 'triage' : 'pending';
+    const row = held ? { ...this.newRow(owner, submitted, checked.patientToken, status, held.created_at), token: held.token, updated_at: createdAt } : this.newRow(owner, submitted, checked.patientToken, status, createdAt);
+    const fills: FillRequestMedicationRow[] = [];
+    for (const [i, m] of (input.medications ?? []).entries()) {
+      const outcome = await this.prescriptions.fill(uow.trx, checked.byToken.get(m.prescription_token)!, now);
+      if ('refused' in outcome) throw validationFailed([notFillable(i, outcome.refused)]);
+      const { fill_number, quantity, days_supply, refills_remaining, quantity_remaining } = outcome.filled;
+      fills.push({ fill_request_token: row.token, position: i, prescription_token: m.prescription_token, fill_number, quantity, days_supply, refills_remaining, quantity_remaining });
+    }
+    if (held) {
+      if (!(await this.fillRequests.submitHeld(row, fills, uow.trx))) throw new LifecycleError('NOT_PENDING', `fill request ${row.token} is no longer held`);
+    } else {
       await this.fillRequests.insert(row, fills, uow.trx);
-      await uow.started(owner, 'fill_request', token);
-      const primaryPlan = input.patient_payment_type === 'insurance' ? planTokens[0] : undefined;
-      if (primaryPlan) {
-        await this.copayRequests.open(uow.trx, owner, { fillRequestToken: token, patientToken: patient.token, insuranceToken: primaryPlan, createdAt }, fills);
-      }
-      return row;
-    });
+    }
+    await uow.started(owner, 'fill_request', row.token);
+    const primaryPlan = input.patient_payment_type === 'insurance' ? planTokens[0] : undefined;
+    if (primaryPlan) {
+      await this.copayRequests.open(uow.trx, owner, { fillRequestToken: row.token, patientToken: checked.patientToken, insuranceToken: primaryPlan, createdAt }, fills);
+    }
+    for (const hook of this.accepted) await hook(uow, owner, row, submitted);
+    return row;
+  }
+
+  /** Runs `hook` in the unit of work of every fill request submitted (auto-refill consent enrols its prescriptions). */
+  onAccepted(hook: AcceptedHook): void {
+    this.accepted.push(hook);
+  }
+
+  /** The request as stored: the body as answered by the read (defaults applied), nothing dispensed yet. */
+  private newRow(owner: Owner, input: FillRequestCreate, patientToken: string, status: string, createdAt: string): FillRequestRow {
+    const shippingMethod = input.shipping_method ?? 'usps_first';
+    // Held requests keep card fields until submitted (then they become insurance records named by token).
+    const payload = { ...input, shipping_method: shippingMethod };
+    return {
+      token: randomToken(),
+      ...ownerColumns(owner),
+      patient_token: patientToken,
+      status,
+      patient_payment_type: input.patient_payment_type,
+      metadata: input.metadata ?? null,
+      shipping_method: shippingMethod,
+      replacement_order: input.replacement_order ?? null,
+      check_in: input.check_in ? 1 : 0,
+      payload: JSON.stringify(payload),
+      order_token: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+  }
+
+  /** The body of the owner's latest fill request of this prescription, as stored (defaults applied, plans by token). */
+  async latestBodyFor(owner: Owner, prescriptionToken: string): Promise<FillRequestCreate | undefined> {
+    const row = await this.fillRequests.latestForPrescription(owner, prescriptionToken);
+    return row && (JSON.parse(row.payload) as FillRequestCreate);
   }
 
   /** Another customer's request answers 403; one of the other environment does not exist here. */

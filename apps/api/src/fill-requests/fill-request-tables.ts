@@ -33,6 +33,20 @@ export interface FillRequestMedicationsTable {
   quantity_remaining: number;
 }
 
+/**
+ * An item of a fill request canceled at the customer's request (`POST /v1/cancel_request`,
+ * migration 017): a medication by its prescription token, an OTC product by its SKU (the
+ * `item` the request named it by). A canceled item is never dispensed.
+ */
+export interface FillRequestCancellationsTable {
+  fill_request_token: string;
+  /** `medication` or `otc_product`. */
+  item_type: string;
+  /** The prescription token of a medication; the SKU of an OTC product. */
+  item: string;
+  canceled_at: string;
+}
+
 /** The order a processed fill request produced. Medications are a JSON snapshot of the dispense. */
 export interface OrdersTable extends Owned {
   token: string;
@@ -57,6 +71,7 @@ declare module '../db/database.js' {
   interface Database {
     fill_requests: FillRequestsTable;
     fill_request_medications: FillRequestMedicationsTable;
+    fill_request_cancellations: FillRequestCancellationsTable;
     orders: OrdersTable;
   }
 }

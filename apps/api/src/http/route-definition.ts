@@ -29,6 +29,6 @@ export interface RouteDefinition<Id extends string = string> {
    * `['response', 'results', '[]', 'request_id']`: `[]` steps into every item of an array).
    */
   audit?: { action: 'read' | 'write'; recordIds: string[][] };
-  /** Present when the operation's errors are answered in a shape of their own (`x-error-shape`): `oauth` (RFC 6749 §5.2). */
-  errorShape?: 'oauth';
+  /** Present when the operation's errors are answered in a shape of their own (`x-error-shape`): `oauth` (RFC 6749 §5.2), `auto-refill` and `scheduled` (the real platform's envelopes of those operations). */
+  errorShape?: 'oauth' | 'auto-refill' | 'scheduled';
 }

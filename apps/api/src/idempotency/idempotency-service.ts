@@ -5,6 +5,7 @@ import type { Transactor } from '../db/transactor.js';
 import { nowIso } from '../tokens.js';
 import type { IdempotencyKeyRow, IdempotencyRepository, StoredAnswer } from './idempotency-repository.js';
 import { idempotencyKeySealedColumns } from './idempotency-tables.js';
+import { nowMs } from '../clock.js';
 
 /** How long an answer is replayed. */
 const REPLAY_MS = 24 * 3_600_000;
@@ -56,7 +57,7 @@ export class IdempotencyService {
 
   async reserve(request: KeyedRequest): Promise<KeyOutcome> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const now = Date.now();
+      const now = nowMs();
       const row: IdempotencyKeyRow = {
         scope: request.scope,
         key: request.key,

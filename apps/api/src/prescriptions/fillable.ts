@@ -1,4 +1,5 @@
 import type { PrescriptionsTable } from './prescription-tables.js';
+import { now as clockNow } from '../clock.js';
 
 /**
  * Why the prescription cannot be filled now (words for a validation message), or null when
@@ -6,7 +7,7 @@ import type { PrescriptionsTable } from './prescription-tables.js';
  * quantity left and a fill left. `number_of_refills_allowed` N allows N+1 fills: the first
  * (never filled) fill consumes no refill, every later fill consumes one of `refills_remaining`.
  */
-export function unfillableReason(rx: PrescriptionsTable, now = new Date()): string | null {
+export function unfillableReason(rx: PrescriptionsTable, now = clockNow()): string | null {
   if (rx.status === 'transferred') return 'was transferred out';
   if (rx.status === 'on_hold') return 'is on hold';
   if (rx.status !== 'active') return 'is not active';
@@ -17,7 +18,7 @@ export function unfillableReason(rx: PrescriptionsTable, now = new Date()): stri
 }
 
 /** Whether the prescription can be filled now (the `fillable` of seed 2.2 and 2.3). */
-export function isFillable(rx: PrescriptionsTable, now = new Date()): boolean {
+export function isFillable(rx: PrescriptionsTable, now = clockNow()): boolean {
   return unfillableReason(rx, now) === null;
 }
 
@@ -33,7 +34,7 @@ export interface Fill {
 }
 
 /** Days of supply as a count the copay claim can be priced for (1 to 365; 30 when unknown). */
-function daysSupplyOf(rx: PrescriptionsTable): number {
+export function daysSupplyOf(rx: PrescriptionsTable): number {
   const days = Number.parseInt(rx.days_supply ?? '', 10);
   return Number.isFinite(days) && days >= 1 ? Math.min(days, 365) : 30;
 }
@@ -59,4 +60,19 @@ export function nextFill(rx: PrescriptionsTable, now: Date): Fill | null {
     date_filled_utc: rx.date_filled_utc ?? at,
     last_filled_date: at,
   };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The earliest instant a refill of the prescription is allowed: its last fill date plus
+ * its days supply, less the early-refill `tolerance` (the share of the supply that may
+ * remain: 0.25 allows a 30-day fill to be refilled from day 22.5). Null when nothing limits
+ * it: the prescription was never filled, or the tolerance is 1.
+ */
+export function earliestRefill(rx: PrescriptionsTable, tolerance: number): Date | null {
+  if (!rx.last_filled_date || tolerance >= 1) return null;
+  const last = Date.parse(rx.last_filled_date);
+  if (Number.isNaN(last)) return null;
+  return new Date(last + daysSupplyOf(rx) * (1 - tolerance) * DAY_MS);
 }

@@ -1,6 +1,7 @@
 import type { components } from '@pharmacy/contract';
 import { isFillable } from './fillable.js';
 import type { PrescriptionRow } from './prescription-repository.js';
+import { now as clockNow } from '../clock.js';
 
 type Schemas = components['schemas'];
 
@@ -49,7 +50,7 @@ function codes(json: string): string[] {
 }
 
 /** The read shape of seed 2.3 (wrapped in `prescription` by the handler). */
-export function presentPrescription(rx: PrescriptionRow, now = new Date()): Schemas['Prescription'] {
+export function presentPrescription(rx: PrescriptionRow, now = clockNow()): Schemas['Prescription'] {
   return {
     prescription_token: rx.token,
     rx_number: rx.rx_number,

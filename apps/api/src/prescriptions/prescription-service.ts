@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { visibleTo } from '../db/ownership.js';
 import { notFound, notOwner } from '../errors.js';
 import type { PatientService } from '../patients/patient-service.js';
-import { nextFill, unfillableReason, type Fill } from './fillable.js';
+import { daysSupplyOf, earliestRefill, nextFill, unfillableReason, type Fill } from './fillable.js';
 import type { PrescriptionRepository, PrescriptionRow } from './prescription-repository.js';
 
 const PRESCRIPTION_NOT_FOUND = 'Unable to find Prescription.';
@@ -43,6 +43,16 @@ export class PrescriptionService {
   /** Why the prescription cannot be filled now (words for a validation message), or null when it can. */
   unfillableReason(rx: PrescriptionRow, now: Date): string | null {
     return unfillableReason(rx, now);
+  }
+
+  /** The earliest instant a refill is allowed (its last fill plus its days supply, less `tolerance` of it), or null when nothing limits it. */
+  earliestRefill(rx: PrescriptionRow, tolerance: number): Date | null {
+    return earliestRefill(rx, tolerance);
+  }
+
+  /** The days supply of one fill (30 when the prescription does not say). */
+  daysSupply(rx: PrescriptionRow): number {
+    return daysSupplyOf(rx);
   }
 
   /** Prescriptions by token, in any customer's records: the caller checks what it may use. */

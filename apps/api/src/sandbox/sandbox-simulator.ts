@@ -7,6 +7,7 @@ import type { UnitsOfWork } from '../events/unit-of-work.js';
 import { nowIso } from '../tokens.js';
 import type { SandboxScripts } from './sandbox-script.js';
 import type { SandboxStepsTable } from './sandbox-tables.js';
+import { nowMs } from '../clock.js';
 
 type SandboxStep = Selectable<SandboxStepsTable>;
 
@@ -64,7 +65,7 @@ export class SandboxSimulator {
           .set(
             next === 'done'
               ? { state: 'done', locked_until: null }
-              : { run_at: new Date(Date.now() + this.stepDelayMs).toISOString(), locked_until: null },
+              : { run_at: new Date(nowMs() + this.stepDelayMs).toISOString(), locked_until: null },
           )
           .where('id', '=', step.id)
           .execute();
@@ -80,7 +81,7 @@ export class SandboxSimulator {
         uow.trx
           .updateTable('sandbox_steps')
           .set({
-            ...(refused ? { state: 'failed' } : { run_at: new Date(Date.now() + RETRY_MS).toISOString() }),
+            ...(refused ? { state: 'failed' } : { run_at: new Date(nowMs() + RETRY_MS).toISOString() }),
             locked_until: null,
             last_error: message,
             updated_at: nowIso(),

@@ -7,6 +7,7 @@ import type { DeliveryTarget, WebhookEndpointService } from '../webhook-endpoint
 import type { DeliveryOutcomes } from './delivery-outcomes.js';
 import { EndpointLanes } from './endpoint-lanes.js';
 import { DELIVERIES, ENDPOINT_COLUMNS, type ClaimedEvent, type DeliveryOutcome } from './webhook-delivery-repository.js';
+import { now as clockNow, nowMs } from '../clock.js';
 
 /** How long past its longest possible wait and request a claim is kept before another worker may take the event again. */
 const LOCK_MARGIN_MS = 30_000;
@@ -131,7 +132,7 @@ export class WebhookDeliveryService {
     // The first attempt waits the schedule's first delay after the event was recorded.
     if (attempts === 0 && schedule[0]! > 0) {
       const firstAt = Date.parse(event.created_at) + schedule[0]!;
-      if (firstAt > Date.now()) {
+      if (firstAt > nowMs()) {
         return { outcome: { delivery_status: 'pending', delivery_status_code: null, delivery_attempts: 0, last_attempt_at: null, next_attempt_at: new Date(firstAt).toISOString() } };
       }
     }
@@ -149,7 +150,7 @@ export class WebhookDeliveryService {
     }
     const result = await this.endpoints.send(owner, target, event.id, event.payload);
     const done = attempts + 1;
-    const attemptedAt = new Date().toISOString();
+    const attemptedAt = clockNow().toISOString();
     const attempted = { delivery_status_code: result.statusCode, delivery_attempts: done, last_attempt_at: attemptedAt };
     let outcome: DeliveryOutcome;
     if (result.delivered) {
@@ -171,14 +172,14 @@ export class WebhookDeliveryService {
   private async finish(event: ClaimedEvent, outcome: DeliveryOutcome, attempt?: EndpointAttempt): Promise<void> {
     const kept = await this.outcomes.write(event, outcome, attempt);
     if (!kept) this.log?.warn({ webhook_id: event.id, reqId: event.origin_request_id }, 'webhook claim expired before the attempt was recorded');
-    if (outcome.next_attempt_at) this.wakeIn(Date.parse(outcome.next_attempt_at) - Date.now());
+    if (outcome.next_attempt_at) this.wakeIn(Date.parse(outcome.next_attempt_at) - nowMs());
   }
 
   /** Pokes the loop after `ms` (only when sooner than the poll and any earlier wake-up). */
   private wakeIn(ms: number): void {
     const delay = Math.max(0, ms);
     if (delay >= this.config.pollMs) return;
-    const at = Date.now() + delay;
+    const at = nowMs() + delay;
     if (at >= this.wakeAt) return;
     clearTimeout(this.wakeTimer);
     this.wakeAt = at;

@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { presentAutoRefillDone } from '../../auto-refill/auto-refill-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** DELETE /v1/auto-refill/{prescription_token}: Cancel an auto-refill subscription. Scaffolded by `pnpm generate`; replace the body. */
-export const cancelAutoRefill: Handlers['cancelAutoRefill'] = async () => {
-  throw notImplemented('cancelAutoRefill');
+export const cancelAutoRefill: Handlers['cancelAutoRefill'] = async ({ path }, ctx) => {
+  await ctx.services.autoRefills.cancel(ownerOf(ctx), path.prescription_token, ctx.requestId);
+  return { status: 200, body: presentAutoRefillDone() };
 };

@@ -1,7 +1,7 @@
-import { notImplemented } from '../../errors.js';
+import { presentAutoRefillCreated } from '../../auto-refill/auto-refill-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** POST /v1/auto-refill/{prescription_token}: Subscribe a prescription to auto-refill. Scaffolded by `pnpm generate`; replace the body. */
-export const createAutoRefill: Handlers['createAutoRefill'] = async () => {
-  throw notImplemented('createAutoRefill');
+export const createAutoRefill: Handlers['createAutoRefill'] = async ({ path, body }, ctx) => {
+  return { status: 200, body: presentAutoRefillCreated(await ctx.services.autoRefills.create(ownerOf(ctx), path.prescription_token, body, ctx.requestId)) };
 };

@@ -1,7 +1,7 @@
-import { notImplemented } from '../../errors.js';
+import { presentAutoRefill } from '../../auto-refill/auto-refill-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** GET /v1/auto-refill/{prescription_token}: Get an auto-refill subscription. Scaffolded by `pnpm generate`; replace the body. */
-export const getAutoRefill: Handlers['getAutoRefill'] = async () => {
-  throw notImplemented('getAutoRefill');
+export const getAutoRefill: Handlers['getAutoRefill'] = async ({ path }, ctx) => {
+  return { status: 200, body: presentAutoRefill(await ctx.services.autoRefills.get(ownerOf(ctx), path.prescription_token)) };
 };

@@ -1,7 +1,7 @@
-import { notImplemented } from '../../errors.js';
+import { presentAutoRefillList } from '../../auto-refill/auto-refill-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
 
-/** GET /v1/auto-refill: List auto-refill subscriptions. Scaffolded by `pnpm generate`; replace the body. */
-export const listAutoRefills: Handlers['listAutoRefills'] = async () => {
-  throw notImplemented('listAutoRefills');
+export const listAutoRefills: Handlers['listAutoRefills'] = async ({ query }, ctx) => {
+  return { status: 200, body: presentAutoRefillList(await ctx.services.autoRefills.list(ownerOf(ctx), query)) };
 };

@@ -1,7 +1,7 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
+import { presentScheduledFillRequest } from '../../scheduled-fills/scheduled-action-presenter.js';
 
-/** GET /scheduled-fill-requests: Get a scheduled fill request. Scaffolded by `pnpm generate`; replace the body. */
-export const getScheduledFillRequest: Handlers['getScheduledFillRequest'] = async () => {
-  throw notImplemented('getScheduledFillRequest');
+export const getScheduledFillRequest: Handlers['getScheduledFillRequest'] = async ({ query }, ctx) => {
+  return { status: 200, body: presentScheduledFillRequest(await ctx.services.heldFills.get(ownerOf(ctx), query)) };
 };

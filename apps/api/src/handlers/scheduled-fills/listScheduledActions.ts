@@ -1,7 +1,7 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
+import { ownerOf } from '../../http/owner-of.js';
+import { presentScheduledActionList } from '../../scheduled-fills/scheduled-action-presenter.js';
 
-/** GET /scheduled-actions: List scheduled actions. Scaffolded by `pnpm generate`; replace the body. */
-export const listScheduledActions: Handlers['listScheduledActions'] = async () => {
-  throw notImplemented('listScheduledActions');
+export const listScheduledActions: Handlers['listScheduledActions'] = async ({ query }, ctx) => {
+  return { status: 200, body: presentScheduledActionList(await ctx.services.scheduledActions.list(ownerOf(ctx), query)) };
 };

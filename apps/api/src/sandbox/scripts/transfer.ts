@@ -3,6 +3,7 @@ import type { TransferLifecycle, TransferOutcome } from '../../transfers/transfe
 import { SANDBOX_PRESCRIPTION_DEFAULTS } from '../sandbox-prescriptions.js';
 import type { SandboxScript } from '../sandbox-script.js';
 import { transferTrigger } from '../sandbox-triggers.js';
+import { nowMs } from '../../clock.js';
 
 /** The medication reported for a transfer request of every medication. */
 const ALL_MEDICATIONS_EXAMPLE = 'Lisinopril 10 mg tablet';
@@ -15,8 +16,8 @@ function transferredPrescription(medicationName: string): PrescriptionInput & { 
     refills: 3,
     refills_filled: 1,
     prescriber_npi: '1234567893',
-    written_date: new Date(Date.now() - 60 * 86_400_000).toISOString(),
-    last_filled_date: new Date(Date.now() - 30 * 86_400_000).toISOString(),
+    written_date: new Date(nowMs() - 60 * 86_400_000).toISOString(),
+    last_filled_date: new Date(nowMs() - 30 * 86_400_000).toISOString(),
   };
 }
 
