@@ -131,9 +131,12 @@ describe('subscribing, skipping, refilling early, canceling', () => {
 
   it('subscribes without a body, taking the latest fill request; skip moves the next refill one cycle; early moves it to the earliest allowed date', async () => {
     const { rx } = await filledOnce();
-    const created = await client().POST('/v1/auto-refill/{prescription_token}', { params: { path: { prescription_token: rx.token } } });
-    expect(created.response.status).toBe(200);
-    const med = created.data!.data.details.auto_refill_medications;
+    // As clients that always send the header do: an empty JSON body is no body here (it is refused where a body is required).
+    const json = { authorization: `ApiKey ${key()}`, 'content-type': 'application/json' };
+    const created = await s.t.raw('POST', `/v1/auto-refill/${rx.token}`, { headers: json, body: '' });
+    expect(created.status).toBe(200);
+    expect((await s.t.raw('POST', '/v1/fill_request', { headers: json, body: '' })).json).toMatchObject({ statusCode: 400, message: 'Body cannot be empty when Content-Type is application/json.' });
+    const med = created.json.data.details.auto_refill_medications;
     expect(med).toMatchObject({ status: 'active', metadata: 'm-1', shipping_method: 'usps_first' });
     const due = Date.parse(med.auto_refill_date!);
 

@@ -1,5 +1,12 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Whether the route's operation may be called without a body (its request body is optional, or it has none). */
+    bodyOptional?: boolean;
+  }
+}
 import { parse as parseForm } from 'qs';
 import { badRequest, bodyTooDeep, bodyTooWide } from '../errors.js';
 
@@ -74,9 +81,14 @@ function refuseProtoKeys(key: string, value: unknown): unknown {
  */
 export async function registerBodyParsers(app: FastifyInstance, limits: BodyShapeLimits): Promise<void> {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.bodyLimit }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.bodyLimit }, (request, body, done) => {
     const text = body as string;
-    if (text === '') return done(badRequest('Body cannot be empty when Content-Type is application/json.'), undefined);
+    if (text === '') {
+      // An operation whose body is optional (or that takes none) reads an empty JSON body as
+      // no body, as clients that always send the header expect (a bodiless POST /v1/auto-refill/...).
+      if (request.routeOptions.config?.bodyOptional) return done(null, undefined);
+      return done(badRequest('Body cannot be empty when Content-Type is application/json.'), undefined);
+    }
     try {
       checkJsonShape(text, limits);
       done(null, JSON.parse(text, refuseProtoKeys));

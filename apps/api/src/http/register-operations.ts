@@ -179,7 +179,7 @@ export function registerOperations(
         method: route.method as 'GET',
         url: fastifyPath(url),
         schema: { response: responseSchemas(route) },
-        config: { operationId: route.operationId, authenticates: route.security.length > 0, errorShape: route.errorShape },
+        config: { operationId: route.operationId, authenticates: route.security.length > 0, errorShape: route.errorShape, bodyOptional: !route.body?.required },
         ...(onRequest ? { onRequest } : {}),
         handler: serve,
       });
