@@ -871,12 +871,15 @@ export interface paths {
          *     `ship_to_state` and whose prescription plan is identified by `bin` (exactly 6 digits)
          *     and, when the card shows them, `pcn` and `group_number`.
          *
-         *     The location is chosen among those licensed to ship to the state: an in-network
-         *     location for the plan when there is one (`in_network` true), otherwise the best
-         *     out-of-network one (`in_network` false); ties go to the shortest shipping time
-         *     (designed rule). No location licensed for the state answers `404` (designed).
+         *     The location is chosen from the operator's reference data, among the retail locations
+         *     (not specialty pharmacies) licensed to ship to the state (designed rule, in order): in
+         *     network for the plan first (a network takes the plan when its BIN is `bin` and its PCN
+         *     and group, where it names them, are `pcn` and `group_number`); then the shortest
+         *     shipping time; then a location in the state itself; then the lowest NCPDP id. No
+         *     location licensed for the state answers `404` (designed).
          *
-         *     Coverage lookups are enabled per customer; a customer without them answers `403`.
+         *     Coverage lookups are enabled per customer by the operator (`pnpm admin coverage
+         *     enable`); a customer without them answers `403`.
          */
         get: operations["getPharmacyCoverage"];
         put?: never;
@@ -905,19 +908,28 @@ export interface paths {
         put?: never;
         /**
          * Create a same-day delivery order
-         * @description Creates an order that a courier delivers to the patient the same day, and answers it
-         *     with status `PENDING`. What is delivered is either the patient's fillable
-         *     prescriptions (`prescription_tokens`, each filled once) or the products of a fill
-         *     request that has not shipped (`fill_request_id`): exactly one of the two is sent.
+         * @description Creates an order that a courier collects at a pharmacy location (`external_location`)
+         *     and delivers to `shipping_address` the same day, and answers it with status `PENDING`.
+         *     The body is the real platform's (`SameDayDeliveryCreate`): the prescriptions must be
+         *     the patient's and fillable, and each is filled once, when the order is created. The
+         *     location is either a location in full, as a lookup answers it, or a nearby pickup
+         *     location's `{ncpdpid, distance_from_origin}`: a known location is used as the reference
+         *     data holds it; an unknown `ncpdpid` answers `400` (key `external_location.ncpdpid`,
+         *     message `does not exist`); a full location not in the reference data is accepted as
+         *     given (our design). Progress is read with `GET /v1/same_day_delivery/{id}` and reported
+         *     by `SAME_DAY_DELIVERY` events (see `SameDayDelivery` for the statuses and their moves).
          *
-         *     The courier collects the order at `pickup_location_id` (a location from
-         *     `GET /v1/nearby_same_day_pickup_locations`) or, when omitted, at the nearest location
-         *     that can prepare it in time. Without a `delivery_window` the earliest window offered
-         *     today is used. Progress is read with `GET /v1/same_day_delivery/{id}` (see
-         *     `SameDayDelivery` for the statuses and their moves).
+         *     Designed: the answer (the real platform documents none), `metadata`, and the
+         *     `Idempotency-Key`. Production orders are carried on by pharmacy staff and the courier
+         *     service (the admin CLI's `same-day` command).
          *
-         *     Designed: the source says only "JSON body; creates an order". Creating is not
-         *     idempotent: each call creates an order; use `metadata` to recognise retries.
+         *     ## In the sandbox
+         *     The simulated courier carries a sandbox order through `AWAITING_PICKUP`, `IN_TRANSIT`
+         *     and `DELIVERED`, one step every few seconds, each with its `SAME_DAY_DELIVERY` event.
+         *     Write a marker in `metadata` or `delivery_instruction` to force another outcome (see
+         *     `x-sandbox-triggers`): `sandbox:canceled` (canceled before a courier is booked),
+         *     `sandbox:failed` (collected, then `FAILED`), `sandbox:incomplete` (collected, then
+         *     delivered `INCOMPLETE`).
          */
         post: operations["createSameDayDelivery"];
         delete?: never;
@@ -1064,6 +1076,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a media file
+         * @description Creates a media file's record, as the real platform does: the client names the file
+         *     with a version-4 UUID of its own (`fileName`), which becomes its `id`, and may give it
+         *     a title. The file starts `AWAITING_UPLOADING`; upload its bytes with a `PUT` to the
+         *     address `GET /v1/media/{id}/signed-url/write` answers. The upload is checked (its bytes
+         *     must be a PNG or JPEG image or a PDF document, within the size limit): the file is
+         *     `REVIEWING` meanwhile, then `AVAILABLE` (and a `FILE` event is sent) or
+         *     `QUARANTINE`.
+         *
+         *     A `fileName` used already answers `422` (`File with this name already exists`), so a
+         *     repeated request creates nothing twice; no `Idempotency-Key` is needed.
+         */
+        post: operations["createMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/media/{id}": {
         parameters: {
             query?: never;
@@ -1078,21 +1119,165 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a media file
-         * @description Answers the bytes of a media file (a prescription, ID card or insurance card image,
-         *     or a PDF document) with its own `Content-Type`. The id is a version-4 UUID; any other
-         *     value answers `400`. An id unknown in this environment, or of another customer's file,
+         * Get a media file's record
+         * @description Answers a media file's record: its id, title, status and when it was created and last
+         *     changed, in the real platform's shape (the source shows statuses 200, 401, 404 and 500
+         *     but no body). The bytes are read through a signed address: `GET /v2/media/{id}` or
+         *     `GET /v1/media/{id}/signed-url/read`. The id is a version-4 UUID; any other value
+         *     answers `400`. An id unknown in this environment, or of another customer's file,
          *     answers `404`.
-         *
-         *     Designed: the source shows statuses 200, 401, 404 and 500 but no body; the file is
-         *     answered as is, as `image/png`, `image/jpeg` or `application/pdf`, at most 10 MiB,
-         *     with `Content-Disposition: inline` and the file's name when it has one.
-         *     To hand a file to a browser or another service without the API key, use
-         *     `GET /v2/media/{id}`, which answers a short-lived signed address instead.
          */
         get: operations["getMedia"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/media/{id}/signed-url/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a signed address to read a media file
+         * @description Answers a signed address of the file as a bare JSON string, as the real platform does.
+         *     A `GET` of the address reads the file's bytes, with no API key, for 15 minutes (our design; the real platform's example lives 900 s). The file must be `AVAILABLE`: otherwise `403` (`This file cannot be downloaded`, the real platform's message).
+         *     The address is for this file and this purpose only; it must be treated as a secret.
+         *     An id unknown in this environment, or of another customer's file, answers `404`.
+         */
+        get: operations["getMediaReadAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/media/{id}/signed-url/write": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a signed address to upload a media file
+         * @description Answers a signed address of the file as a bare JSON string, as the real platform does.
+         *     A `PUT` of the file's bytes to the address uploads them, with no API key, for 24 hours (our design). The file must still be `AWAITING_UPLOADING`: one uploaded already answers `403`. The upload is checked: the file is `REVIEWING`, then `AVAILABLE` (with a `FILE` event) or `QUARANTINE`.
+         *     The address is for this file and this purpose only; it must be treated as a secret.
+         *     An id unknown in this environment, or of another customer's file, answers `404`.
+         */
+        get: operations["getMediaWriteAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/media/{id}/content": {
+        parameters: {
+            query: {
+                /**
+                 * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address. Designed.
+                 * @example read
+                 */
+                purpose: components["parameters"]["MediaAddressPurpose"];
+                /**
+                 * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address. Designed.
+                 * @example 1768583045
+                 */
+                expires: components["parameters"]["MediaAddressExpires"];
+                /**
+                 * @description The address's signature: HMAC-SHA-256, under the service's media signing key, of the
+                 *     purpose, the file's id and the expiry (base64url, 43 characters). Designed.
+                 * @example 3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+                 */
+                signature: components["parameters"]["MediaAddressSignature"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a media file through a signed address
+         * @description The signed read address of a file (`GET /v2/media/{id}`'s `url`,
+         *     `GET /v1/media/{id}/signed-url/read`), served by the service itself: answers the
+         *     file's bytes with their type (`image/png`, `image/jpeg` or `application/pdf`, as
+         *     the check found it). No API key: the signature is the credential. It must be a read
+         *     address of this file, unchanged and unexpired, and the file `AVAILABLE`; anything
+         *     else answers `403`. Calls are not in the audit trail (there is no caller); the
+         *     issuing of the address is.
+         */
+        get: operations["readMediaContent"];
+        /**
+         * Upload a media file through a signed address
+         * @description The signed write address of a file (`POST /v2/media`'s `upload_url`,
+         *     `GET /v1/media/{id}/signed-url/write`), served by the service itself: the body is the
+         *     file's raw bytes, sent as `image/png`, `image/jpeg`, `application/pdf` or
+         *     `application/octet-stream` (any other type answers `415`). No API key: the signature
+         *     is the credential. It must be a write address of this file, unchanged and unexpired,
+         *     and the file still `AWAITING_UPLOADING`; anything else answers `403`. A body over the
+         *     size limit (10 MiB by default, MEDIA_MAX_BYTES) answers `413` and changes nothing.
+         *
+         *     The upload is stored and the file becomes `REVIEWING`; then it is checked: its bytes
+         *     must be a PNG or JPEG image or a PDF document (by their signature, whatever type was
+         *     sent), and pass the configured scanner. It becomes `AVAILABLE`, and a `FILE` event
+         *     tells the customer, or `QUARANTINE` (never readable). The answer is `204` once the check
+         *     is done; read the outcome with `GET /v1/media/{id}`.
+         */
+        put: operations["uploadMediaContent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a media file to upload
+         * @description Creates a media file by name and answers it with a signed address to upload its
+         *     bytes to (`upload_url`, a `PUT` with no API key, valid 24 hours), as the real
+         *     platform does. The file starts `AWAITING_UPLOADING`; the upload is checked (its bytes
+         *     must be a PNG or JPEG image or a PDF document, within the size limit): the file is
+         *     `REVIEWING` meanwhile, then `AVAILABLE` (and a `FILE` event is sent) or
+         *     `QUARANTINE`. Read it back with `GET /v2/media/{id}`.
+         */
+        post: operations["createMediaUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1114,13 +1299,13 @@ export interface paths {
         };
         /**
          * Get a signed address of a media file
-         * @description Version 2 of the media read: instead of the bytes, answers a signed address for
-         *     reading the file straight from the object store, with its expiry and content type.
-         *     The address needs no API key, so it can be handed to a browser; it works for 15
-         *     minutes (designed) and must be treated as a secret until then. The id is a version-4
-         *     UUID; any other value answers `400`. An id unknown in this environment, or of another
-         *     customer's file, answers `404`. The answer's fields are designed (the source says only
-         *     "signed address for reading the file from an object store").
+         * @description Version 2 of the media read: the file's name and status with a signed address for
+         *     reading its bytes (`url`), in the real platform's shape. The address needs no API key,
+         *     so it can be handed to a browser; it works for 24 hours, as on the real platform, for
+         *     reading this file only, and must be treated as a secret until then. Until the file is
+         *     `AVAILABLE` the address answers `403`. The id is a version-4 UUID; any other value
+         *     answers `400`. An id unknown in this environment, or of another customer's file,
+         *     answers `404`.
          */
         get: operations["getMediaSignedUrl"];
         put?: never;
@@ -1143,7 +1328,10 @@ export interface paths {
          * @description Answers whether this pharmacy can dispense a product, by its National Drug Code,
          *     today: overall and per dispensing location, with the units on hand where locations
          *     report them. `quantity` makes a location available only when it holds at least that
-         *     much; `zip` orders the locations nearest first. An NDC the pharmacy's catalogue does
+         *     much; `zip` orders the locations nearest first by great-circle distance from the ZIP
+         *     code's centroid (a ZIP code the table lacks answers `400`, key `zip`, `cannot be
+         *     located`); without it they are ordered by pharmacy name. At most 100 locations are
+         *     answered. The product's name and stock come from the operator's inventory table. An NDC the pharmacy's catalogue does
          *     not know answers `200` with `available` false, `medication_name` null and no
          *     locations, not `404`.
          *
@@ -1168,8 +1356,9 @@ export interface paths {
         };
         /**
          * Match one address to an external location
-         * @description Answers the external location at an address, or `matched` false and `location` null
-         *     when none exists yet (not `404`: no location is a normal answer). `zip` is required;
+         * @description Answers the external location at an address (with `distance_from_origin` null), or
+         *     `matched` false and `location` null when none exists yet (not `404`: no location is a
+         *     normal answer). `zip` is required;
          *     `street1`, `street2`, `city` and `state` make the match precise. Addresses are
          *     compared normalised (USPS abbreviations, case, punctuation; a ZIP+4 counts by its five
          *     digits). With `zip` alone, the match succeeds only when exactly one location has that
@@ -1208,14 +1397,16 @@ export interface paths {
         };
         /**
          * List external locations by zip code
-         * @description Lists the external locations with a ZIP code (`zip`, required; a ZIP+4 counts by its
-         *     five digits), nearest to the ZIP code's centre first, optionally of one `type`. Pages
-         *     hold `limit` locations (default 20, 1 to 100); pass the answered `next_page_token`
-         *     back to read the next page, until it is null. A ZIP code with no locations answers an
-         *     empty page. External locations are reference data shared by every customer.
+         * @description Lists the pharmacy locations nearest a ZIP code (`zip`, required; a ZIP+4 counts by
+         *     its five digits): every location, nearest first by great-circle distance from the ZIP
+         *     code's centroid (`distance_from_origin`, miles; ties by `id`). Pages hold `limit`
+         *     locations (default 20, 1 to 100); pass the answered `next_page_token` back to read the
+         *     next page, until it is null. A ZIP code the operator's ZIP code table lacks answers
+         *     `400` with key `zip` and message `cannot be located`. External locations are
+         *     reference data shared by every customer.
          *
-         *     Designed: the source says only "zip code" and "external locations"; the filter, the
-         *     paging and the answer's shape are ours.
+         *     Designed: the source says only "zip code" and "external locations"; the paging is
+         *     ours, the record is the real platform's `external_location`.
          */
         get: operations["listExternalLocations"];
         put?: never;
@@ -1232,8 +1423,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The external location's `id`.
-                 * @example loc5Pz9Rb3Td7Vf1Xh4Zk8Mn
+                 * @description The external location's `id`, a version-4 UUID.
+                 * @example 6f1c2a3e-8b4d-4c9a-9e2f-7a1b2c3d4e5f
                  */
                 id: components["parameters"]["ExternalLocationId"];
             };
@@ -1242,8 +1433,9 @@ export interface paths {
         /**
          * Get an external location
          * @description Answers one external location by its `id` (as found by listing, matching or a nearby
-         *     pickup search). An unknown id answers `404`. The record's shape is designed (the source
-         *     says only "one external location").
+         *     pickup search), with `distance_from_origin` null. An unknown id answers `404`. The
+         *     record is the real platform's `external_location` (the source says only "one external
+         *     location").
          */
         get: operations["getExternalLocation"];
         put?: never;
@@ -1276,6 +1468,9 @@ export interface paths {
          *     `rejected` (none could be), with the transfer rejection codes per medication.
          *
          *     An id unknown in this environment, or of another customer, answers `404` (designed).
+         *     Nothing in this service creates external transfers yet (the real platform creates them
+         *     with `POST /v1/prescription/{prescription_token}/external_transfer`, not offered here),
+         *     so every id answers `404` for now.
          *     The record's fields are designed (the source says only "external transfer details").
          */
         get: operations["getExternalTransfer"];
@@ -1297,11 +1492,15 @@ export interface paths {
         /**
          * List nearby same-day pickup locations
          * @description Lists the locations near an address where an order can be picked up the same day, by
-         *     the patient or by a same-day delivery courier (pass a location's `id` as
-         *     `pickup_location_id` when creating a same-day delivery). Locations within
-         *     `radius_miles` (1 to 50, default 10) of the address are answered nearest first, at
-         *     most 50. An empty list means same-day service is not offered there. An address that
-         *     cannot be located answers `400` with key `street1` and message `cannot be located`.
+         *     the patient or by a same-day delivery courier: each is an external location record
+         *     that can be passed straight into a same-day order as its `external_location` (whole,
+         *     or as `ncpdpid` with `distance_from_origin`). The address is placed at its ZIP code's
+         *     centroid, read from the operator's ZIP code table (no network call); locations with
+         *     `same_day` within `radius_miles` (1 to 50, default 10) of it are answered nearest
+         *     first by great-circle distance (`distance_from_origin`, miles), at most 50. An empty
+         *     list means same-day service is not offered there. A ZIP code the table lacks answers
+         *     `400` with key `zip` and message `cannot be located`; a `state` other than the ZIP
+         *     code's answers `400` with key `state` and message `does not match zip`.
          *
          *     Designed: the source says only "address details" and "nearby pickup locations".
          */
@@ -1332,10 +1531,18 @@ export interface paths {
          *     - the insurance: exactly one of `insurance_token` (a stored insurance record) or
          *       `bin`, with `pcn` and `group_number` when the card shows them.
          *
+         *     The pharmacies are the specialty pharmacies of the operator's reference data that
+         *     stock the prescription's product (by its NDC, in the inventory table); for a
+         *     prescription named by `prescriber_npi`, whose product is not known yet, every specialty
+         *     pharmacy. One is in network when one of its plan networks has the `bin` and, where the
+         *     network names them, the `pcn` and `group_number` (the insurance record's, for
+         *     `insurance_token`).
+         *
          *     Missing both of a pair answers `400` `is required` on the first of the pair; sending
          *     both answers `400` `is not allowed` on the second; `pcn` or `group_number` without
          *     `bin` answers `400` `is not allowed`. An unknown `prescription_token` or
-         *     `insurance_token` answers `404`. The list holds at most 100 pharmacies and has no
+         *     `insurance_token` answers `404`, as does one of another customer. The list holds at
+         *     most 100 pharmacies and has no
          *     pages; an empty list means none is known.
          */
         get: operations["listSpecialtyPharmacies"];
@@ -3087,7 +3294,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A file was stored
+         * A file became available
          * @description The source names the `FILE` event type but does not show its payload; the minimal
          *     payload documented here (see `FileEvent`) is our design.
          *
@@ -3144,6 +3351,43 @@ export interface webhooks {
          *     `GET /v1/webhook_events` for reprocessing.
          */
         post: operations["autoRefillEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    SAME_DAY_DELIVERY: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A same-day delivery order changed status
+         * @description Sent each time a same-day delivery order changes status: a courier is booked, collects
+         *     it, delivers it, or the order fails, is canceled or is delivered incomplete (see
+         *     `SameDayDeliveryEvent`). The event type is our design.
+         *
+         *     ## Delivery (our design)
+         *     The service POSTs the event as JSON to the endpoint configured for the environment
+         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
+         *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
+         *     before trusting the body, and refuse timestamps more than 5 minutes old.
+         *
+         *     Answer any `2xx` within 15 seconds to acknowledge; do slow work after answering. Any other
+         *     answer, a timeout or a connection failure is retried: attempts are made immediately, then
+         *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
+         *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
+         *     see an event more than once and should drop repeated ids. Events are not guaranteed to
+         *     arrive in order: order them by `timestamp`. Every event can be listed again with
+         *     `GET /v1/webhook_events` for reprocessing.
+         */
+        post: operations["sameDayDeliveryEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5267,45 +5511,47 @@ export interface components {
             };
         };
         /**
-         * ExternalLocationAddress
-         * @description The postal address of a location: an external location, a pharmacy answered by a
-         *     coverage or specialty pharmacy lookup, or a stocking location. Designed: the source
-         *     shows no location records; the fields follow the source's address parts
-         *     (`street1`, `street2`, `city`, `state`, `zip`, `country`).
+         * CoverageAddress
+         * @description The address of the pharmacy answered by a coverage lookup, as the real platform spells
+         *     it (`street_1`, `street_2`, and the phone inside the address).
          */
-        ExternalLocationAddress: {
-            street1: string;
-            /** @description Suite, unit or floor; null when there is none. */
-            street2: string | null;
+        CoverageAddress: {
+            street_1: string;
+            /** @description Suite or unit; null when there is none. */
+            street_2: string | null;
             city: string;
             state: components["schemas"]["StateCode"];
             zip: components["schemas"]["Zip"];
-            country: components["schemas"]["CountryCode"];
+            /** @description The location's phone number, E.164-like; null when unknown. */
+            phone: string | null;
         };
         /**
          * CoveragePharmacy
          * @description The pharmacy location best suited to fill for a patient with this coverage in the
-         *     ship-to state: a location licensed to ship to the state and, among those, in network
-         *     for the plan when one is, then the one with the shortest shipping time. Designed: the
-         *     source says only "best suitable pharmacy location".
+         *     ship-to state, in the real platform's shape (`pharmacy_name`, `npi`, `address`). The
+         *     other fields are designed: the location's reference-data `location_id` and `ncpdpid`,
+         *     the states it ships to and whether it is in network for the plan.
          */
         CoveragePharmacy: {
             /** @example Example Pharmacy - Reno */
             pharmacy_name: string;
-            /** @description The location's 7-digit NCPDP provider id, as payers know it. */
-            ncpdp_id: string;
             /** @description The location's 10-digit National Provider Identifier. */
             npi: string;
-            address: components["schemas"]["ExternalLocationAddress"];
-            phone: components["schemas"]["Phone"];
-            /** @description The location's fax number; null when it has none. */
-            fax: string | null;
-            /** @description Every state the location is licensed to ship to (two-letter codes, alphabetical). */
+            address: components["schemas"]["CoverageAddress"];
+            /**
+             * Format: uuid
+             * @description The location's id in the reference data (`GET /v1/external_locations/{id}`), a version-4 UUID (designed).
+             */
+            location_id: string;
+            /** @description The location's 7-digit NCPDP provider id, as payers know it (designed). */
+            ncpdpid: string;
+            /** @description Every state the location is licensed to ship to (two-letter codes, alphabetical; designed). */
             ships_to_states: components["schemas"]["StateCode"][];
             /**
              * @description True when the location is in network for the plan identified by `bin`, `pcn` and
              *     `group_number`; false when no in-network location ships to the state and this is the
              *     best out-of-network one (claims may be rejected or paid at out-of-network rates).
+             *     Designed.
              */
             in_network: boolean;
         };
@@ -5316,98 +5562,54 @@ export interface components {
          */
         SameDayDeliveryStatus: "PENDING" | "FAILED" | "AWAITING_PICKUP" | "IN_TRANSIT" | "DELIVERED" | "CANCELED" | "INCOMPLETE";
         /**
-         * SameDayDeliveryAddress
-         * @description The delivery address of an order, as sent at creation; parts not sent are null. Designed.
+         * SameDayDeliveryShippingAddress
+         * @description Where the courier delivers, in the real platform's shape (`shipping_address`): the
+         *     recipient's name and address, `email` and `country` required. Answered as sent. In form
+         *     data, send the parts with bracketed keys (`shipping_address[street1]=1 Market St`).
          */
-        SameDayDeliveryAddress: {
+        SameDayDeliveryShippingAddress: {
+            /** @description The recipient's name, shown to the courier. */
             name: string;
-            company: string | null;
+            company?: string;
             street1: string;
-            street2: string | null;
+            street2?: string;
             city: string;
             state: components["schemas"]["StateCode"];
             zip: components["schemas"]["Zip"];
+            /**
+             * @description Two-letter country code; only `US` is served.
+             * @default US
+             * @enum {string}
+             */
+            country: "US";
+            /** @description The recipient's phone number, called by the courier on arrival. */
+            phone?: components["schemas"]["Phone"];
+            /** Format: email */
+            email: string;
+            fax?: components["schemas"]["Phone"];
         };
         /**
-         * SameDayDeliveryWindow
-         * @description The period in which the patient asks to receive the order, both ends ISO 8601
-         *     date-times. `end` must be later than `start`, at least one hour after it, and on the
-         *     same local day as `start` at the delivery address; a window the courier network cannot
-         *     serve answers `400` with key `delivery_window` and message `cannot be served`.
-         *     Designed: the source shows no delivery window.
+         * SameDayDeliveryPickupLocation
+         * @description The pharmacy location the courier collects an order from, in the real platform's
+         *     external location shape: as the reference data holds it when the order named a known
+         *     location (by `id` or `ncpdpid`), as sent otherwise. Designed: `ncpdpid` (null for a
+         *     location not in the reference data) and `distance_from_origin` (as sent; null when not).
          */
-        SameDayDeliveryWindow: {
-            start: components["schemas"]["Timestamp"];
-            end: components["schemas"]["Timestamp"];
-        };
-        /**
-         * ExternalLocationType
-         * @description What kind of place an external location is. Designed (closed set):
-         *     `pharmacy` (a retail or specialty pharmacy, with `ncpdp_id` and `npi`), `clinic`
-         *     (a prescriber's practice or clinic), `lab` (a laboratory that receives specimens) and
-         *     `pickup_point` (a counter or locker where a patient collects an order, as used by
-         *     same-day delivery).
-         * @enum {string}
-         */
-        ExternalLocationType: "pharmacy" | "clinic" | "lab" | "pickup_point";
-        /**
-         * ExternalLocationHours
-         * @description One opening period of a location, in the location's own time zone (`timezone` of the
-         *     location). A day with no period is closed; a day may have several periods (a lunch
-         *     break). `closes` is later than `opens`; a period past midnight is split into two days.
-         *     Designed: the source shows no opening hours.
-         */
-        ExternalLocationHours: {
-            /** @enum {string} */
-            day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
-            /**
-             * @description Local opening time, `HH:MM` (24-hour clock).
-             * @example 09:00
-             */
-            opens: string;
-            /**
-             * @description Local closing time, `HH:MM` (24-hour clock); `24:00` closes at midnight.
-             * @example 18:00
-             */
-            closes: string;
-        };
-        /**
-         * ExternalLocation
-         * @description A place outside this pharmacy's own records that the platform knows: another
-         *     pharmacy, a clinic, a lab or a pickup point. External locations are shared reference
-         *     data (the same for every customer), read by id, listed by ZIP code, matched from
-         *     addresses and answered as nearby same-day pickup locations. Designed: the source shows
-         *     no fields of this record.
-         */
-        ExternalLocation: {
-            /** @description The location's id, used by `GET /v1/external_locations/{id}`. */
-            id: components["schemas"]["Token"];
-            name: string;
-            type: components["schemas"]["ExternalLocationType"];
-            address: components["schemas"]["ExternalLocationAddress"];
-            /** @description The location's phone number; null when unknown. */
-            phone: string | null;
-            /** @description The pharmacy's 7-digit NCPDP provider id; null for other location types or when unknown. */
-            ncpdp_id: string | null;
-            /** @description The location's 10-digit National Provider Identifier; null when it has none or it is unknown. */
-            npi: string | null;
-            /**
-             * @description The IANA time zone of the location, in which `hours` are given.
-             * @example America/Los_Angeles
-             */
-            timezone: string;
-            /** @description Opening periods, in week order; empty when unknown. */
-            hours: components["schemas"]["ExternalLocationHours"][];
-            /**
-             * Format: double
-             * @description WGS 84 latitude in decimal degrees.
-             */
-            latitude: number;
-            /**
-             * Format: double
-             * @description WGS 84 longitude in decimal degrees.
-             */
-            longitude: number;
+        SameDayDeliveryPickupLocation: {
+            /** Format: uuid */
+            id: string;
+            pharmacy: string;
+            npi: string;
+            ncpdpid: string | null;
+            address_to_street1: string;
+            address_to_street2: string | null;
+            address_to_city: string;
+            address_to_state: string;
+            address_to_zip: string;
+            address_to_country: string;
+            address_to_phone: string | null;
+            address_to_fax: string | null;
+            distance_from_origin: number | null;
         };
         /**
          * SameDayDeliveryCourier
@@ -5424,35 +5626,33 @@ export interface components {
         /**
          * SameDayDelivery
          * @description A same-day delivery order. Designed: the source shows the status values (the list
-         *     filter's enum) but no record and no transitions.
+         *     filter's enum) but no record and no transitions; the fields sent at creation keep the
+         *     real platform's names.
          *
          *     Status meanings and moves (designed): `PENDING` (accepted; the pharmacy is preparing the
          *     order and booking a courier) moves to `AWAITING_PICKUP` (ready, a courier is booked and
-         *     on the way to `pickup_location`), then `IN_TRANSIT` (collected), then `DELIVERED`.
-         *     `CANCELED` is reachable from `PENDING` and `AWAITING_PICKUP` (the customer, the
-         *     pharmacy or the courier service cancelled). `FAILED` is reachable from every
-         *     non-final status (the order could not be prepared or delivered; the items return to
-         *     the pharmacy). `INCOMPLETE` is reachable from `IN_TRANSIT` (delivered, but without
-         *     every requested item). `DELIVERED`, `CANCELED`, `FAILED` and `INCOMPLETE` are final;
-         *     `status_reason` explains the last three.
+         *     on the way to `external_location`), then `IN_TRANSIT` (collected), then `DELIVERED`.
+         *     `CANCELED` is reachable from `PENDING` and `AWAITING_PICKUP` (the pharmacy or the
+         *     courier service cancelled). `FAILED` is reachable from every non-final status (the
+         *     order could not be prepared or delivered; the items return to the pharmacy).
+         *     `INCOMPLETE` is reachable from `IN_TRANSIT` (delivered, but without every requested
+         *     item). `DELIVERED`, `CANCELED`, `FAILED` and `INCOMPLETE` are final; `status_reason`
+         *     explains the last three. Each move records a `SAME_DAY_DELIVERY` event.
          */
         SameDayDelivery: {
-            /** @description The order's id. */
+            /** @description The order's id (the `request_id` of its events). */
             id: components["schemas"]["Token"];
             status: components["schemas"]["SameDayDeliveryStatus"];
             /** @description Why the order is `CANCELED`, `FAILED` or `INCOMPLETE`; null otherwise. */
             status_reason: string | null;
             patient_token: components["schemas"]["Token"];
-            /** @description The prescriptions delivered, as sent; empty when the order was created from a fill request. */
+            /** @description The prescriptions delivered, as sent. */
             prescription_tokens: components["schemas"]["Token"][];
-            /** @description The fill request delivered, as sent; null when the order was created from prescriptions. */
-            fill_request_id: components["schemas"]["Token"] | null;
-            address: components["schemas"]["SameDayDeliveryAddress"];
-            phone: components["schemas"]["Phone"];
-            /** @description The window the order is promised in (the one requested, or the earliest offered). */
-            delivery_window: components["schemas"]["SameDayDeliveryWindow"];
-            /** @description Where the courier collects the order; null until the service has chosen it. */
-            pickup_location: components["schemas"]["ExternalLocation"] | null;
+            /** @description The insurance records billed, as sent; empty when none was sent. */
+            insurance_tokens: components["schemas"]["Token"][];
+            shipping_address: components["schemas"]["SameDayDeliveryShippingAddress"];
+            external_location: components["schemas"]["SameDayDeliveryPickupLocation"];
+            delivery_instruction: string | null;
             /** @description The courier; null until one is booked (`AWAITING_PICKUP`). */
             courier: components["schemas"]["SameDayDeliveryCourier"] | null;
             /**
@@ -5470,7 +5670,6 @@ export interface components {
              * @description When the order was handed over (`DELIVERED`, `INCOMPLETE`); null otherwise.
              */
             delivered_at: string | null;
-            notes: string | null;
             /** @description The customer's identifier sent at creation; null when none was sent. */
             metadata: string | null;
             created_at: components["schemas"]["Timestamp"];
@@ -5489,59 +5688,71 @@ export interface components {
             next_page_token: string | null;
         };
         /**
-         * SameDayDeliveryAddressInput
-         * @description Where the courier delivers. Designed: the source shows no same-day delivery body;
-         *     the parts follow the fill request's `address_to_*` fields. In form data, send the parts
-         *     with bracketed keys (`address[street1]=1 Market St`).
-         */
-        SameDayDeliveryAddressInput: {
-            /** @description The recipient's name, shown to the courier. */
-            name: string;
-            company?: string;
-            street1: string;
-            street2?: string;
-            city: string;
-            state: components["schemas"]["StateCode"];
-            zip: components["schemas"]["Zip"];
-        };
-        /**
          * SameDayDeliveryCreate
-         * @description A same-day delivery order: what to deliver (the patient's prescriptions, or the
-         *     products of an existing fill request), where, and when. Exactly one of
-         *     `prescription_tokens` and `fill_request_id` is sent. Fields not listed are refused with
-         *     `is not allowed`. Designed: the source says only "JSON body".
+         * @description A same-day delivery order, in the real platform's shape: the patient, the prescriptions
+         *     to fill and deliver, where to deliver (`shipping_address`) and the pharmacy location the
+         *     courier collects from (`external_location`). Fields not listed are refused with
+         *     `is not allowed`. `metadata` is our design (the customer's own identifier, and where the
+         *     sandbox's markers go).
          */
         SameDayDeliveryCreate: {
             /** @description The patient who receives the order. */
             patient_token: components["schemas"]["Token"];
             /**
              * @description The prescriptions to fill and deliver, each once, all of this patient and fillable.
-             *     A prescription of another patient or not fillable answers `400` (key
-             *     `prescription_tokens.<index>`, message `is not fillable`). In form data, repeat the
-             *     key (`prescription_tokens=a&prescription_tokens=b`).
+             *     A prescription unknown to this customer answers `400` (key
+             *     `prescription_tokens.<index>`, message `does not exist`), one of another patient
+             *     `does not belong to this patient`, one that cannot be filled `is not fillable` (with
+             *     the reason). In form data, repeat the key (`prescription_tokens=a&prescription_tokens=b`).
              */
-            prescription_tokens?: components["schemas"]["Token"][];
+            prescription_tokens: components["schemas"]["Token"][];
+            shipping_address: components["schemas"]["SameDayDeliveryShippingAddress"];
             /**
-             * @description The `request_id` of a fill request of this patient whose products are delivered the
-             *     same day instead of shipped; the fill request must not have shipped yet.
+             * @description The pharmacy location the courier collects the order from: a location in full
+             *     (the first form, as a lookup answers it) or named by its NCPDP id (the second, as a
+             *     nearby pickup location answers it). The forms are written inline, not as components,
+             *     so that a refusal names the fields of the closer one. A known location that does not
+             *     offer same-day delivery answers `400` (message `does not offer same-day delivery`,
+             *     our design).
              */
-            fill_request_id?: components["schemas"]["Token"];
+            external_location: {
+                /**
+                 * Format: uuid
+                 * @description The location's id, a version-4 UUID.
+                 */
+                id: string;
+                /** @description The pharmacy's name. */
+                pharmacy: string;
+                /** @description The pharmacy's NPI, 10 digits. */
+                npi: string;
+                address_to_street1: string;
+                address_to_street2?: string | null;
+                address_to_city: string;
+                /** @description Two upper-case letters. */
+                address_to_state: string;
+                address_to_zip: components["schemas"]["Zip"];
+                /** @description Two upper-case letters. */
+                address_to_country: string;
+                /** @description E.164-like (`+13035550100`). */
+                address_to_phone?: string | null;
+                address_to_fax?: string | null;
+            } | {
+                /** @description The location's NCPDP provider id, 7 digits. */
+                ncpdpid: string;
+                /** @description The distance from the delivery address, in miles (0.01 precision). */
+                distance_from_origin?: number;
+            };
             /**
-             * @description The `id` of a location from `GET /v1/nearby_same_day_pickup_locations` the courier
-             *     collects from. When omitted, the service picks the nearest location that can fill the
-             *     order in time.
+             * @description The patient's insurance records billed for the prescriptions, by token. A token that
+             *     is not one of this patient's answers `400` (key `insurance_tokens.<index>`, message
+             *     `does not exist`).
              */
-            pickup_location_id?: components["schemas"]["Token"];
-            address: components["schemas"]["SameDayDeliveryAddressInput"];
-            /** @description The recipient's phone number, called by the courier on arrival. */
-            phone: components["schemas"]["Phone"];
-            /** @description When the patient wants the order. When omitted, the earliest window the courier network offers today. */
-            delivery_window?: components["schemas"]["SameDayDeliveryWindow"];
-            /** @description Delivery instructions for the courier (gate code, leave with front desk). */
-            notes?: string;
-            /** @description The customer's own identifier of the order, returned unchanged. */
+            insurance_tokens?: components["schemas"]["Token"][];
+            /** @description Instructions for the courier (gate code, leave with front desk). */
+            delivery_instruction?: string;
+            /** @description The customer's own identifier of the order, returned unchanged and echoed in its events. */
             metadata?: string;
-        } & (unknown | unknown);
+        };
         /**
          * CopayRequestStatus
          * @description Where a copay request stands (designed: the source shows none). `pending`: the claim
@@ -5656,58 +5867,174 @@ export interface components {
          */
         MediaId: string;
         /**
-         * MediaFile
-         * Format: binary
-         * @description The bytes of a media file, at most 10 MiB (designed limit).
+         * MediaCreate
+         * @description The body of `POST /v1/media`, as the real platform publishes it: the file's name, a
+         *     version-4 UUID chosen by the client that becomes the file's `id`, and an optional title.
          */
-        MediaFile: string;
+        MediaCreate: {
+            /** @description A version-4 UUID naming the file; it is the file's `id` from then on. */
+            fileName: components["schemas"]["MediaId"];
+            /** @description A title for the file (for example `Insurance card, front`). */
+            title?: string;
+        };
         /**
-         * MediaContentType
-         * @description The type of a media file. Designed (closed set): images of prescriptions, ID and
-         *     insurance cards, and PDF documents.
+         * MediaStatus
+         * @description Where a media file is in its lifecycle, as the real platform names it:
+         *     `AWAITING_UPLOADING` (created, no bytes yet), `REVIEWING` (uploaded, being checked),
+         *     `AVAILABLE` (passed the check; readable) or `QUARANTINE` (failed the check; never
+         *     readable). Moves only in that order: `AWAITING_UPLOADING` to `REVIEWING` to `AVAILABLE`
+         *     or `QUARANTINE`.
          * @enum {string}
          */
-        MediaContentType: "image/png" | "image/jpeg" | "application/pdf";
+        MediaStatus: "AWAITING_UPLOADING" | "REVIEWING" | "AVAILABLE" | "QUARANTINE";
+        /**
+         * MediaMetadata
+         * @description A media file's record (`GET /v1/media/{id}`, `POST /v1/media`), in the real platform's
+         *     shape: camelCase timestamps, the file's `title` and its `status`.
+         */
+        MediaMetadata: {
+            id: components["schemas"]["MediaId"];
+            /** @description When the file's record was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When its status last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description The title given at creation; `null` when none was given. */
+            title: string | null;
+            status: components["schemas"]["MediaStatus"];
+        };
+        /**
+         * MediaSignedAddress
+         * Format: uri
+         * @description A signed address of a media file, answered as a bare JSON string, as on the real
+         *     platform (`GET /v1/media/{id}/signed-url/read` and `.../write`). It needs no API key,
+         *     works for one purpose (reading or writing) and one file, and expires (read: 15 minutes,
+         *     write: 24 hours; our design). Treat it as a secret.
+         */
+        MediaSignedAddress: string;
+        /**
+         * MediaContent
+         * Format: binary
+         * @description The bytes of a media file: a PNG or JPEG image or a PDF document, at most 10 MiB by
+         *     default (MEDIA_MAX_BYTES). Designed.
+         */
+        MediaContent: string;
+        /**
+         * MediaUploadCreate
+         * @description The body of `POST /v2/media`, as the real platform publishes it.
+         */
+        MediaUploadCreate: {
+            /** @description The file's name (for example `insurance-card-front.png`). */
+            name: string;
+        };
+        /**
+         * MediaUpload
+         * @description A media file created by `POST /v2/media`, with the signed address to upload its bytes
+         *     to (a `PUT`, valid 24 hours, as on the real platform).
+         */
+        MediaUpload: {
+            id: components["schemas"]["MediaId"];
+            /** @description The file's name. */
+            name: string;
+            status: components["schemas"]["MediaStatus"];
+            /**
+             * Format: uri
+             * @description The signed address to `PUT` the file's bytes to, with no API key: valid 24 hours,
+             *     and for writing this file only. Treat it as a secret.
+             */
+            upload_url: string;
+        };
         /**
          * MediaSignedUrl
-         * @description A signed address for reading a media file straight from the object store, without the
-         *     API key. Anyone holding the address can read the file until `expires_at` (15 minutes
-         *     after issue), so it must not be logged or shared; ask again for a fresh one. Designed:
-         *     the source says only "signed address for reading the file from an object store".
+         * @description A media file with a signed address for reading it (`GET /v2/media/{id}`), in the real
+         *     platform's shape. Anyone holding `url` can read the file for 24 hours after it was
+         *     issued (as on the real platform), so it must not be logged or shared; ask again for a
+         *     fresh one. Until the file is `AVAILABLE` the address answers `403`.
          */
         MediaSignedUrl: {
             id: components["schemas"]["MediaId"];
+            /** @description The file's name (`POST /v2/media`), or its title when created by `POST /v1/media`, or its id when it has neither. */
+            name: string;
+            status: components["schemas"]["MediaStatus"];
             /**
              * Format: uri
              * @description The signed address; a plain `GET` reads the file.
              */
             url: string;
-            /** @description When the address stops working. */
-            expires_at: components["schemas"]["Timestamp"];
-            content_type: components["schemas"]["MediaContentType"];
+        };
+        /**
+         * ExternalLocation
+         * @description A pharmacy location of the reference data (loaded by the operator; shared by every
+         *     customer), in the real platform's shape of a same-day delivery's `external_location`: a
+         *     location answered by a lookup can be passed straight into a same-day order (its `id`,
+         *     `pharmacy`, `npi` and `address_to_*` as the full form, or `ncpdpid` with
+         *     `distance_from_origin` as the short form). The real platform documents this record only
+         *     as that body; `ncpdpid`, `distance_from_origin`, `latitude`, `longitude` and `same_day`
+         *     are designed.
+         */
+        ExternalLocation: {
+            /**
+             * Format: uuid
+             * @description The location's id, a version-4 UUID (`GET /v1/external_locations/{id}`).
+             */
+            id: string;
+            /** @description The pharmacy's name. */
+            pharmacy: string;
+            /** @description The location's National Provider Identifier, 10 digits. */
+            npi: string;
+            /** @description The location's 7-digit NCPDP provider id (designed; the real short form of `external_location` names a location by it). */
+            ncpdpid: string;
+            address_to_street1: string;
+            /** @description Suite or unit; null when there is none. */
+            address_to_street2: string | null;
+            address_to_city: string;
+            /** @description Two upper-case letters. */
+            address_to_state: string;
+            address_to_zip: components["schemas"]["Zip"];
+            /** @description Two upper-case letters. */
+            address_to_country: string;
+            /** @description E.164-like (`+14155550177`); null when unknown. */
+            address_to_phone: string | null;
+            /** @description The location's fax number; null when it has none. */
+            address_to_fax: string | null;
+            /**
+             * Format: double
+             * @description WGS 84 latitude in decimal degrees (designed).
+             */
+            latitude: number;
+            /**
+             * Format: double
+             * @description WGS 84 longitude in decimal degrees (designed).
+             */
+            longitude: number;
+            /** @description True when couriers pick up same-day orders at this location (designed). */
+            same_day: boolean;
+            /**
+             * @description Great-circle distance in miles, to 0.01, from the point the lookup was asked about
+             *     (the address's or ZIP code's centroid); null where no distance applies (a read by id,
+             *     an address match). Designed: the real platform names this field in the short form of
+             *     a same-day delivery's `external_location`.
+             */
+            distance_from_origin: number | null;
         };
         /**
          * AvailabilityLocation
-         * @description The stock of one dispensing location of this pharmacy. Designed: the source says only
-         *     "availability by NDC".
+         * @description The stock of one dispensing location of this pharmacy: the location as a lookup answers
+         *     it (so it can be passed straight into a same-day order; `distance_from_origin` from the
+         *     `zip` sent, null when none was), whether it can dispense, and its units on hand.
+         *     Designed: the source says only "availability by NDC".
          */
         AvailabilityLocation: {
-            location_name: string;
-            /** @description The location's 7-digit NCPDP provider id. */
-            ncpdp_id: string;
-            address: components["schemas"]["ExternalLocationAddress"];
+            location: components["schemas"]["ExternalLocation"];
             /** @description True when the location can dispense the requested quantity (any quantity when none was asked) today. */
             available: boolean;
             /** @description Units on hand, in the product's dispensing unit; null when the location does not report counts. */
             quantity_on_hand: number | null;
-            /** @description Distance from the centre of the `zip` sent; null when no `zip` was sent. */
-            distance_miles: number | null;
         };
         /**
          * Availability
          * @description Whether this pharmacy can dispense a product (by NDC) now, overall and per dispensing
-         *     location. Locations are ordered nearest first when `zip` is sent, otherwise by name.
-         *     Designed: the source says only "availability by NDC".
+         *     location. Locations are ordered nearest first (great-circle distance from the `zip`
+         *     code's centroid) when `zip` is sent, otherwise by pharmacy name; at most 100. Designed: the source says only "availability by NDC".
          */
         Availability: {
             /** @description The NDC asked about, normalised to 11 digits without dashes (5-4-2). */
@@ -5789,13 +6116,33 @@ export interface components {
             next_page_token: string | null;
         };
         /**
+         * ExternalLocationAddress
+         * @description The postal address of a location: an external location, a pharmacy answered by a
+         *     coverage or specialty pharmacy lookup, or a stocking location. Designed: the source
+         *     shows no location records; the fields follow the source's address parts
+         *     (`street1`, `street2`, `city`, `state`, `zip`, `country`).
+         */
+        ExternalLocationAddress: {
+            street1: string;
+            /** @description Suite, unit or floor; null when there is none. */
+            street2: string | null;
+            city: string;
+            state: components["schemas"]["StateCode"];
+            zip: components["schemas"]["Zip"];
+            country: components["schemas"]["CountryCode"];
+        };
+        /**
          * ExternalTransferLocation
          * @description One end of an external transfer: the pharmacy (or prescriber) a prescription moves
          *     from or to. `external_location_id` links it to an external location when the platform
          *     knows the place; null otherwise. Designed.
          */
         ExternalTransferLocation: {
-            external_location_id: components["schemas"]["Token"] | null;
+            /**
+             * Format: uuid
+             * @description The external location's id (a version-4 UUID); null when the platform does not know the place.
+             */
+            external_location_id: string | null;
             name: string;
             /** @description The pharmacy's 7-digit NCPDP provider id; null for a prescriber or when unknown. */
             ncpdp_id: string | null;
@@ -5844,25 +6191,15 @@ export interface components {
             completed_at: string | null;
         };
         /**
-         * PickupLocation
-         * @description An external location where an order can be picked up the same day: by the patient in
-         *     person, or by the courier of a same-day delivery (send its `id` as
-         *     `pickup_location_id`), with its distance from the address asked about. Designed.
-         */
-        PickupLocation: {
-            location: components["schemas"]["ExternalLocation"];
-            /** @description Straight-line distance from the address sent, in miles (never more than the `radius_miles` asked). */
-            distance_miles: number;
-        };
-        /**
          * PickupLocationList
-         * @description The locations within `radius_miles` of the address that can have an order ready for
-         *     pickup today, nearest first, at most 50 (so the list has no pages). An empty list means
-         *     same-day pickup and delivery are not offered at that address. Designed: the source says
-         *     only "nearby pickup locations".
+         * @description The same-day locations within `radius_miles` of the address, nearest first (each with
+         *     its `distance_from_origin`), at most 50 (so the list has no pages). Each can be passed
+         *     straight into a same-day order as its `external_location`. An empty list means same-day
+         *     pickup and delivery are not offered at that address. Designed: the source says only
+         *     "nearby pickup locations".
          */
         PickupLocationList: {
-            results: components["schemas"]["PickupLocation"][];
+            results: components["schemas"]["ExternalLocation"][];
         };
         /**
          * SpecialtyPharmacy
@@ -5903,11 +6240,11 @@ export interface components {
         WebhookStatus: "success" | "triage" | "pending" | "error";
         /**
          * CallbackType
-         * @description The `callback_type` of a webhook event. `AUTO_REFILL` and the `DIAGNOSTICS_*` names of the lab order
+         * @description The `callback_type` of a webhook event. `AUTO_REFILL`, `SAME_DAY_DELIVERY` and the `DIAGNOSTICS_*` names of the lab order
          *     lifecycle are our design (the source does not name them).
          * @enum {string}
          */
-        CallbackType: "NOTIFY_RX" | "TRANSFER" | "TRANSFER_CONTACT" | "DIRECT_TRANSFER" | "ORDER" | "SHIPMENT" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT" | "DIAGNOSTICS_ORDER_SUCCESS" | "DIAGNOSTICS_ORDER_SHIPPED" | "DIAGNOSTICS_ORDER_IN_TRANSIT" | "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT" | "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB" | "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB" | "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB" | "DIAGNOSTICS_LAB_ACCESSED_KIT" | "DIAGNOSTICS_RESULTS_AVAILABLE" | "DIAGNOSTICS_ORDER_REJECTED" | "AUTO_REFILL";
+        CallbackType: "NOTIFY_RX" | "TRANSFER" | "TRANSFER_CONTACT" | "DIRECT_TRANSFER" | "ORDER" | "SHIPMENT" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT" | "DIAGNOSTICS_ORDER_SUCCESS" | "DIAGNOSTICS_ORDER_SHIPPED" | "DIAGNOSTICS_ORDER_IN_TRANSIT" | "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT" | "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB" | "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB" | "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB" | "DIAGNOSTICS_LAB_ACCESSED_KIT" | "DIAGNOSTICS_RESULTS_AVAILABLE" | "DIAGNOSTICS_ORDER_REJECTED" | "AUTO_REFILL" | "SAME_DAY_DELIVERY";
         /**
          * WebhookEpochSeconds
          * Format: int64
@@ -6762,7 +7099,7 @@ export interface components {
         } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
         /**
          * FileEvent
-         * @description `FILE`: a file (for example a prescription image) was stored for the customer; read it with `GET /v2/media/{id}` (or `GET /v1/media/{id}`).
+         * @description `FILE`: a file (for example a prescription image) uploaded by the customer passed its check and became `AVAILABLE`; read it through `GET /v2/media/{id}` (or `GET /v1/media/{id}/signed-url/read`). A file that fails the check (`QUARANTINE`) sends no event.
          *
          *     The source names this event type but does not show its payload. This minimal payload
          *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
@@ -6919,6 +7256,39 @@ export interface components {
             timestamp: components["schemas"]["WebhookEpochSeconds"];
         } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "details" | "timestamp">;
         /**
+         * SameDayDeliveryEvent
+         * @description `SAME_DAY_DELIVERY`: a same-day delivery order changed status (`details.delivery_status`,
+         *     see `SameDayDelivery` for the moves): `success` for `AWAITING_PICKUP`, `IN_TRANSIT` and
+         *     `DELIVERED`, `error` for `FAILED`, `CANCELED` and `INCOMPLETE` (`status_reason` says
+         *     why). `request_id` is the order's `id`. The real platform names no such event; this one
+         *     is our design. Like every event it carries tokens and ids only (no names or addresses).
+         */
+        SameDayDeliveryEvent: {
+            /** @description The order's `id`. */
+            request_id: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "SAME_DAY_DELIVERY";
+            /** @enum {string} */
+            status: "success" | "error";
+            details: {
+                id: components["schemas"]["Token"];
+                delivery_status: components["schemas"]["SameDayDeliveryStatus"];
+                status_reason: string | null;
+                patient_token: components["schemas"]["Token"];
+                prescription_tokens: components["schemas"]["Token"][];
+                message: components["schemas"]["WebhookMessage"];
+                /**
+                 * Format: date-time
+                 * @description The courier's estimated arrival; null when unknown or final.
+                 */
+                eta: string | null;
+                /** Format: uri */
+                tracking_url: string | null;
+                metadata: components["schemas"]["WebhookMetadata"];
+            };
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
+        /**
          * WebhookEvent
          * @description Any webhook event. `callback_type` tells the event types apart (each event schema fixes
          *     it with `const`); the types with a success and an error variant (`TRANSFER`,
@@ -6926,7 +7296,7 @@ export interface components {
          *     No OpenAPI `discriminator` is declared because `callback_type` alone does not select a
          *     single schema for those three types.
          */
-        WebhookEvent: components["schemas"]["NotifyRxEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["TransferContactEvent"] | components["schemas"]["DirectTransferEvent"] | components["schemas"]["OrderEvent"] | components["schemas"]["ShipmentEvent"] | components["schemas"]["DiagnosticsOrderSuccessEvent"] | components["schemas"]["DiagnosticsOrderShippedEvent"] | components["schemas"]["DiagnosticsOrderInTransitEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToPatientEvent"] | components["schemas"]["DiagnosticsOrderShippedToLabEvent"] | components["schemas"]["DiagnosticsOrderInTransitToLabEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToLabEvent"] | components["schemas"]["DiagnosticsLabAccessedKitEvent"] | components["schemas"]["DiagnosticsResultsAvailableEvent"] | components["schemas"]["DiagnosticsOrderRejectedEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["ConsultEvent"] | components["schemas"]["ConsultTaskEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["TransferOutEvent"] | components["schemas"]["VisitEvent"];
+        WebhookEvent: components["schemas"]["NotifyRxEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["TransferContactEvent"] | components["schemas"]["DirectTransferEvent"] | components["schemas"]["OrderEvent"] | components["schemas"]["ShipmentEvent"] | components["schemas"]["DiagnosticsOrderSuccessEvent"] | components["schemas"]["DiagnosticsOrderShippedEvent"] | components["schemas"]["DiagnosticsOrderInTransitEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToPatientEvent"] | components["schemas"]["DiagnosticsOrderShippedToLabEvent"] | components["schemas"]["DiagnosticsOrderInTransitToLabEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToLabEvent"] | components["schemas"]["DiagnosticsLabAccessedKitEvent"] | components["schemas"]["DiagnosticsResultsAvailableEvent"] | components["schemas"]["DiagnosticsOrderRejectedEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["ConsultEvent"] | components["schemas"]["ConsultTaskEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["TransferOutEvent"] | components["schemas"]["VisitEvent"] | components["schemas"]["SameDayDeliveryEvent"];
         /**
          * WebhookDeliveryId
          * @description The unique id of an event's delivery, sent as the `webhook-id` header and the same on
@@ -8511,11 +8881,11 @@ export interface components {
             };
         };
         /**
-         * @description Bad Request. The body is malformed, misses a required field, sends both or neither of
-         *     `prescription_tokens` and `fill_request_id`, names a prescription that is not fillable
-         *     (or belongs to another patient) or a fill request that has shipped, or asks for a
-         *     window the courier network cannot serve. A patient of another customer answers error
-         *     `Unauthorized`. The messages for unusable records and windows are our design.
+         * @description Bad Request. The body is malformed or misses a required field, a prescription is unknown,
+         *     of another patient or not fillable, an insurance token is not the patient's, or the
+         *     pickup location is unknown (`ncpdpid`) or offers no same-day delivery. A patient of
+         *     another customer answers error `Unauthorized`. The messages for unusable records are our
+         *     design, in the fill request's style.
          */
         SameDayDeliveryBadRequest: {
             headers: {
@@ -8526,10 +8896,8 @@ export interface components {
             };
         };
         /**
-         * @description Not Found. The patient, a prescription or the fill request the order names does not
-         *     exist for this customer in this environment. The messages follow the source's
-         *     (`Unable to find Patient.`, `Unable to find Prescription.`); the fill request message is
-         *     the one `GET /v1/fill_request/{url_token}` answers.
+         * @description Not Found. The patient the order names does not exist for this customer in this
+         *     environment (the source's message, `Unable to find Patient.`).
          */
         SameDayDeliveryReferenceNotFound: {
             headers: {
@@ -8588,10 +8956,61 @@ export interface components {
             };
         };
         /**
+         * @description Unprocessable Entity. A file with this `fileName` exists already (the real platform's
+         *     message). File names are version-4 UUIDs chosen by the client, so this happens only when
+         *     one is sent twice.
+         */
+        MediaNameTaken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
          * @description Not Found. No media file with this id for this customer in this environment (the message
          *     is designed, in the style of the source's `Unable to find Patient.`).
          */
         MediaNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Forbidden. The file cannot be read (it is not `AVAILABLE`: not uploaded yet, being
+         *     checked, or quarantined), or can no longer be uploaded (it was uploaded already). The
+         *     messages are the real platform's (`This file cannot be downloaded`) and ours.
+         */
+        MediaForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Forbidden. The signed address is not valid: its signature does not match (changed, or
+         *     signed for another file or purpose), it has expired, or the file cannot be read or
+         *     written now (not `AVAILABLE`, or uploaded already). Designed.
+         */
+        MediaSignatureRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Payload Too Large. The file exceeds the service's media size limit (10 MiB by default,
+         *     MEDIA_MAX_BYTES). Designed.
+         */
+        MediaTooLarge: {
             headers: {
                 [name: string]: unknown;
             };
@@ -9142,6 +9561,22 @@ export interface components {
          */
         MediaId: components["schemas"]["MediaId"];
         /**
+         * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address. Designed.
+         * @example read
+         */
+        MediaAddressPurpose: "read" | "write";
+        /**
+         * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address. Designed.
+         * @example 1768583045
+         */
+        MediaAddressExpires: number;
+        /**
+         * @description The address's signature: HMAC-SHA-256, under the service's media signing key, of the
+         *     purpose, the file's id and the expiry (base64url, 43 characters). Designed.
+         * @example 3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+         */
+        MediaAddressSignature: string;
+        /**
          * @description The product's National Drug Code: 10 or 11 digits, without dashes or in one of the
          *     dashed forms 4-4-2, 5-3-2, 5-4-1 or 5-4-2. Designed (the source says only "availability
          *     by NDC").
@@ -9154,7 +9589,7 @@ export interface components {
          */
         AvailabilityQuantity: number;
         /**
-         * @description The patient's ZIP code; orders locations nearest first and fills their `distance_miles`. Designed.
+         * @description The patient's ZIP code; orders locations nearest first and fills their `distance_from_origin` (miles from the ZIP code's centroid). Designed.
          * @example 94107
          */
         AvailabilityZip: components["schemas"]["Zip"];
@@ -9184,11 +9619,6 @@ export interface components {
          */
         ExternalLocationZip: components["schemas"]["Zip"];
         /**
-         * @description Only locations of this type. Designed.
-         * @example pharmacy
-         */
-        ExternalLocationTypeFilter: components["schemas"]["ExternalLocationType"];
-        /**
          * @description The page size, 1 to 100; default 20. Designed.
          * @example 20
          */
@@ -9199,17 +9629,17 @@ export interface components {
          */
         ExternalLocationNextPageToken: string;
         /**
-         * @description The external location's `id`.
-         * @example loc5Pz9Rb3Td7Vf1Xh4Zk8Mn
+         * @description The external location's `id`, a version-4 UUID.
+         * @example 6f1c2a3e-8b4d-4c9a-9e2f-7a1b2c3d4e5f
          */
-        ExternalLocationId: components["schemas"]["Token"];
+        ExternalLocationId: string;
         /**
          * @description The external transfer's `id`.
          * @example xtr2Cv6Bn0Mq4Ws8Ey1Ru5Ti
          */
         ExternalTransferId: components["schemas"]["Token"];
         /**
-         * @description First street line of the delivery address. Designed (the source says only "address details").
+         * @description First street line of the delivery address (optional: the address is placed at its ZIP code's centroid). Designed (the source says only "address details").
          * @example 1 Market St
          */
         PickupLocationStreet1: string;
@@ -9219,17 +9649,17 @@ export interface components {
          */
         PickupLocationStreet2: string;
         /**
-         * @description City of the delivery address. Designed.
+         * @description City of the delivery address (optional: the address is placed at its ZIP code's centroid). Designed.
          * @example San Francisco
          */
         PickupLocationCity: string;
         /**
-         * @description Two-letter state abbreviation of the delivery address. Designed.
+         * @description Two-letter state of the delivery address (optional); when sent, it must be the ZIP code's state. Designed.
          * @example CA
          */
         PickupLocationState: components["schemas"]["StateCode"];
         /**
-         * @description ZIP code of the delivery address. Designed.
+         * @description ZIP code of the delivery address (a ZIP+4 counts by its five digits); the address is placed at its centroid. Designed.
          * @example 94107
          */
         PickupLocationZip: components["schemas"]["Zip"];
@@ -9246,8 +9676,8 @@ export interface components {
          */
         SpecialtyPharmacyPrescriptionToken: components["schemas"]["Token"];
         /**
-         * @description The prescriber's 10-digit NPI, for a prescription not yet at this pharmacy (candidates
-         *     are the pharmacies that prescriber's patients are served by). Exactly one of
+         * @description The prescriber's 10-digit NPI, for a prescription not yet at this pharmacy (its
+         *     product is not known, so every specialty pharmacy is a candidate). Exactly one of
          *     `prescription_token` and `prescriber_npi` is required. Designed name (the source says
          *     "prescriber NPI").
          * @example 1234567893
@@ -10776,7 +11206,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The best suitable pharmacy location (designed shape). */
+            /** @description The best suitable pharmacy location. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10842,7 +11272,26 @@ export interface operations {
     createSameDayDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10866,9 +11315,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SameDayDeliveryReferenceNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
@@ -11010,9 +11461,165 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    createMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MediaCreate"];
+                "application/x-www-form-urlencoded": components["schemas"]["MediaCreate"];
+            };
+        };
+        responses: {
+            /** @description The file's record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaMetadata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MediaNameTaken"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getMedia: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaMetadata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["MediaNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMediaReadAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed address, a bare string. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaSignedAddress"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MediaForbidden"];
+            404: components["responses"]["MediaNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMediaWriteAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed address, a bare string. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaSignedAddress"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MediaForbidden"];
+            404: components["responses"]["MediaNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    readMediaContent: {
+        parameters: {
+            query: {
+                /**
+                 * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address. Designed.
+                 * @example read
+                 */
+                purpose: components["parameters"]["MediaAddressPurpose"];
+                /**
+                 * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address. Designed.
+                 * @example 1768583045
+                 */
+                expires: components["parameters"]["MediaAddressExpires"];
+                /**
+                 * @description The address's signature: HMAC-SHA-256, under the service's media signing key, of the
+                 *     purpose, the file's id and the expiry (base64url, 43 characters). Designed.
+                 * @example 3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+                 */
+                signature: components["parameters"]["MediaAddressSignature"];
+            };
             header?: never;
             path: {
                 /**
@@ -11031,16 +11638,129 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": components["schemas"]["MediaFile"];
-                    "image/jpeg": components["schemas"]["MediaFile"];
-                    "application/pdf": components["schemas"]["MediaFile"];
+                    "image/png": components["schemas"]["MediaContent"];
+                    "image/jpeg": components["schemas"]["MediaContent"];
+                    "application/pdf": components["schemas"]["MediaContent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["MediaSignatureRefused"];
+            404: components["responses"]["MediaNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    uploadMediaContent: {
+        parameters: {
+            query: {
+                /**
+                 * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address. Designed.
+                 * @example read
+                 */
+                purpose: components["parameters"]["MediaAddressPurpose"];
+                /**
+                 * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address. Designed.
+                 * @example 1768583045
+                 */
+                expires: components["parameters"]["MediaAddressExpires"];
+                /**
+                 * @description The address's signature: HMAC-SHA-256, under the service's media signing key, of the
+                 *     purpose, the file's id and the expiry (base64url, 43 characters). Designed.
+                 * @example 3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+                 */
+                signature: components["parameters"]["MediaAddressSignature"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The media file's id, a version-4 UUID.
+                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": components["schemas"]["MediaContent"];
+                "image/jpeg": components["schemas"]["MediaContent"];
+                "application/pdf": components["schemas"]["MediaContent"];
+                "application/octet-stream": components["schemas"]["MediaContent"];
+            };
+        };
+        responses: {
+            /** @description Uploaded and checked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["MediaSignatureRefused"];
+            404: components["responses"]["MediaNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["MediaTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createMediaUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe. Send a value unique to the intended action (a
+                 *     version-4 UUID, say) and send the same value again when you retry it, for example after
+                 *     a timeout or a lost connection: the action happens at most once.
+                 *
+                 *     - The first request that succeeds stores its answer (status and body) with the records it
+                 *       wrote, in the same transaction; for 24 hours a request with the same key answers that
+                 *       stored answer again, with the header `Idempotent-Replayed: true`, and writes nothing.
+                 *     - Keys belong to the customer and environment of the API key: other customers' keys never
+                 *       collide with yours.
+                 *     - The same key with another operation or another body answers `422`.
+                 *     - While the first request with a key is still being processed, another one with the same
+                 *       key answers `409`; retry it a moment later.
+                 *     - A request that fails (any error status) stores nothing: a retry with the same key is
+                 *       processed afresh.
+                 * @example 9f1c2b7e-4d3a-4e2b-9a61-0c8f5d2e7b14
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MediaUploadCreate"];
+                "application/x-www-form-urlencoded": components["schemas"]["MediaUploadCreate"];
+            };
+        };
+        responses: {
+            /** @description The file with its upload address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaUpload"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["MediaNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalServerError"];
@@ -11061,7 +11781,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A signed address of the file. */
+            /** @description The file with a signed address for reading it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11096,7 +11816,7 @@ export interface operations {
                  */
                 quantity?: components["parameters"]["AvailabilityQuantity"];
                 /**
-                 * @description The patient's ZIP code; orders locations nearest first and fills their `distance_miles`. Designed.
+                 * @description The patient's ZIP code; orders locations nearest first and fills their `distance_from_origin` (miles from the ZIP code's centroid). Designed.
                  * @example 94107
                  */
                 zip?: components["parameters"]["AvailabilityZip"];
@@ -11221,11 +11941,6 @@ export interface operations {
                  */
                 zip: components["parameters"]["ExternalLocationZip"];
                 /**
-                 * @description Only locations of this type. Designed.
-                 * @example pharmacy
-                 */
-                type?: components["parameters"]["ExternalLocationTypeFilter"];
-                /**
                  * @description The page size, 1 to 100; default 20. Designed.
                  * @example 20
                  */
@@ -11266,8 +11981,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The external location's `id`.
-                 * @example loc5Pz9Rb3Td7Vf1Xh4Zk8Mn
+                 * @description The external location's `id`, a version-4 UUID.
+                 * @example 6f1c2a3e-8b4d-4c9a-9e2f-7a1b2c3d4e5f
                  */
                 id: components["parameters"]["ExternalLocationId"];
             };
@@ -11332,27 +12047,27 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description First street line of the delivery address. Designed (the source says only "address details").
+                 * @description First street line of the delivery address (optional: the address is placed at its ZIP code's centroid). Designed (the source says only "address details").
                  * @example 1 Market St
                  */
-                street1: components["parameters"]["PickupLocationStreet1"];
+                street1?: components["parameters"]["PickupLocationStreet1"];
                 /**
                  * @description Second street line (suite, unit) of the delivery address. Designed.
                  * @example Apt 4B
                  */
                 street2?: components["parameters"]["PickupLocationStreet2"];
                 /**
-                 * @description City of the delivery address. Designed.
+                 * @description City of the delivery address (optional: the address is placed at its ZIP code's centroid). Designed.
                  * @example San Francisco
                  */
-                city: components["parameters"]["PickupLocationCity"];
+                city?: components["parameters"]["PickupLocationCity"];
                 /**
-                 * @description Two-letter state abbreviation of the delivery address. Designed.
+                 * @description Two-letter state of the delivery address (optional); when sent, it must be the ZIP code's state. Designed.
                  * @example CA
                  */
-                state: components["parameters"]["PickupLocationState"];
+                state?: components["parameters"]["PickupLocationState"];
                 /**
-                 * @description ZIP code of the delivery address. Designed.
+                 * @description ZIP code of the delivery address (a ZIP+4 counts by its five digits); the address is placed at its centroid. Designed.
                  * @example 94107
                  */
                 zip: components["parameters"]["PickupLocationZip"];
@@ -11397,8 +12112,8 @@ export interface operations {
                  */
                 prescription_token?: components["parameters"]["SpecialtyPharmacyPrescriptionToken"];
                 /**
-                 * @description The prescriber's 10-digit NPI, for a prescription not yet at this pharmacy (candidates
-                 *     are the pharmacies that prescriber's patients are served by). Exactly one of
+                 * @description The prescriber's 10-digit NPI, for a prescription not yet at this pharmacy (its
+                 *     product is not known, so every specialty pharmacy is a candidate). Exactly one of
                  *     `prescription_token` and `prescriber_npi` is required. Designed name (the source says
                  *     "prescriber NPI").
                  * @example 1234567893
@@ -14036,6 +14751,61 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AutoRefillEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
+             *     no answer within 15 seconds, is retried (our design).
+             */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    sameDayDeliveryEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's unique id, the same on every retry of the same event: receivers should
+                 *     remember the ids they processed and acknowledge a repeated one without processing it
+                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
+                 *     specification.)
+                 * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
+                 *     a new timestamp and a new signature). Part of the signed content: receivers should
+                 *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
+                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 * @example 1768496646
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description The delivery's signature(s), space-separated, each `v1,<signature>` where
+                 *     `<signature>` is the base64 encoding of the HMAC-SHA256, keyed with the endpoint's
+                 *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
+                 *     byte for byte). While a secret is being rotated, one signature per active secret is
+                 *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
+                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
+                 *     base64 of the key, separately for production and test. (Our design, per the Standard
+                 *     Webhooks specification.)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `SAME_DAY_DELIVERY` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SameDayDeliveryEvent"];
             };
         };
         responses: {

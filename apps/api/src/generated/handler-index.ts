@@ -11,6 +11,8 @@ import { createConsult } from '../handlers/consults/createConsult.js';
 import { createDiagnosticOrder } from '../handlers/diagnostics/createDiagnosticOrder.js';
 import { createDirectTransfer } from '../handlers/direct-transfers/createDirectTransfer.js';
 import { createFillRequest } from '../handlers/fill-requests/createFillRequest.js';
+import { createMedia } from '../handlers/media/createMedia.js';
+import { createMediaUpload } from '../handlers/media/createMediaUpload.js';
 import { createPatient } from '../handlers/patients/createPatient.js';
 import { createSameDayDelivery } from '../handlers/same-day-delivery/createSameDayDelivery.js';
 import { createTransferRequest } from '../handlers/transfers/createTransferRequest.js';
@@ -35,7 +37,9 @@ import { getFillRequest } from '../handlers/fill-requests/getFillRequest.js';
 import { getInsurance } from '../handlers/insurances/getInsurance.js';
 import { getJsonWebKeySet } from '../handlers/authentication/getJsonWebKeySet.js';
 import { getMedia } from '../handlers/media/getMedia.js';
+import { getMediaReadAddress } from '../handlers/media/getMediaReadAddress.js';
 import { getMediaSignedUrl } from '../handlers/media/getMediaSignedUrl.js';
+import { getMediaWriteAddress } from '../handlers/media/getMediaWriteAddress.js';
 import { getOpenApiDocument } from '../handlers/docs/getOpenApiDocument.js';
 import { getOrder } from '../handlers/fill-requests/getOrder.js';
 import { getPatient } from '../handlers/patients/getPatient.js';
@@ -66,6 +70,7 @@ import { listWebhookEvents } from '../handlers/webhook-events/listWebhookEvents.
 import { listWebhookEventsByType } from '../handlers/webhook-events/listWebhookEventsByType.js';
 import { matchExternalLocation } from '../handlers/lookups/matchExternalLocation.js';
 import { matchExternalLocations } from '../handlers/lookups/matchExternalLocations.js';
+import { readMediaContent } from '../handlers/media/readMediaContent.js';
 import { receiveSandboxElectronicPrescription } from '../handlers/sandbox/receiveSandboxElectronicPrescription.js';
 import { redeliverWebhookEvent } from '../handlers/webhook-deliveries/redeliverWebhookEvent.js';
 import { redeliverWebhookEvents } from '../handlers/webhook-deliveries/redeliverWebhookEvents.js';
@@ -80,6 +85,7 @@ import { simulateConsult } from '../handlers/consults/simulateConsult.js';
 import { skipAutoRefill } from '../handlers/auto-refill/skipAutoRefill.js';
 import { testWebhookEndpoint } from '../handlers/webhook-endpoints/testWebhookEndpoint.js';
 import { updatePatient } from '../handlers/patients/updatePatient.js';
+import { uploadMediaContent } from '../handlers/media/uploadMediaContent.js';
 import { validateKitSerial } from '../handlers/diagnostics/validateKitSerial.js';
 
 export const handlers: Handlers = {
@@ -94,6 +100,8 @@ export const handlers: Handlers = {
   createDiagnosticOrder,
   createDirectTransfer,
   createFillRequest,
+  createMedia,
+  createMediaUpload,
   createPatient,
   createSameDayDelivery,
   createTransferRequest,
@@ -118,7 +126,9 @@ export const handlers: Handlers = {
   getInsurance,
   getJsonWebKeySet,
   getMedia,
+  getMediaReadAddress,
   getMediaSignedUrl,
+  getMediaWriteAddress,
   getOpenApiDocument,
   getOrder,
   getPatient,
@@ -149,6 +159,7 @@ export const handlers: Handlers = {
   listWebhookEventsByType,
   matchExternalLocation,
   matchExternalLocations,
+  readMediaContent,
   receiveSandboxElectronicPrescription,
   redeliverWebhookEvent,
   redeliverWebhookEvents,
@@ -163,5 +174,6 @@ export const handlers: Handlers = {
   skipAutoRefill,
   testWebhookEndpoint,
   updatePatient,
+  uploadMediaContent,
   validateKitSerial,
 };

@@ -2,7 +2,7 @@
 import type { operations } from '@pharmacy/contract';
 import type { OperationInput, OperationOutput, RequestContext } from '../http/operation-types.js';
 
-export type OperationId = 'cancelAutoRefill' | 'cancelFillRequest' | 'cancelScheduledFillRequest' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createConsult' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'deleteConsult' | 'earlyAutoRefill' | 'enableWebhookEndpoint' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getConsult' | 'getCopayRequest' | 'getDiagnosticOrder' | 'getDiagnosticOrderRejection' | 'getDiagnosticOrderResults' | 'getDiagnosticOrderResultsUnprefixed' | 'getDiagnosticOrderResultsV2' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getJsonWebKeySet' | 'getMedia' | 'getMediaSignedUrl' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsultQuestionnaires' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientAutoRefills' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'receiveSandboxElectronicPrescription' | 'redeliverWebhookEvent' | 'redeliverWebhookEvents' | 'registerDiagnosticOrder' | 'registerDiagnosticOrderUnprefixed' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'scheduleFillRequest' | 'setWebhookEndpoint' | 'simulateConsult' | 'skipAutoRefill' | 'testWebhookEndpoint' | 'updatePatient' | 'validateKitSerial';
+export type OperationId = 'cancelAutoRefill' | 'cancelFillRequest' | 'cancelScheduledFillRequest' | 'createAccessToken' | 'createAccount' | 'createAccountConsent' | 'createAutoRefill' | 'createConsult' | 'createDiagnosticOrder' | 'createDirectTransfer' | 'createFillRequest' | 'createMedia' | 'createMediaUpload' | 'createPatient' | 'createSameDayDelivery' | 'createTransferRequest' | 'deleteAccount' | 'deleteConsult' | 'earlyAutoRefill' | 'enableWebhookEndpoint' | 'findPatient' | 'getAutoRefill' | 'getAvailability' | 'getConsult' | 'getCopayRequest' | 'getDiagnosticOrder' | 'getDiagnosticOrderRejection' | 'getDiagnosticOrderResults' | 'getDiagnosticOrderResultsUnprefixed' | 'getDiagnosticOrderResultsV2' | 'getDirectTransfer' | 'getExternalLocation' | 'getExternalTransfer' | 'getFillRequest' | 'getInsurance' | 'getJsonWebKeySet' | 'getMedia' | 'getMediaReadAddress' | 'getMediaSignedUrl' | 'getMediaWriteAddress' | 'getOpenApiDocument' | 'getOrder' | 'getPatient' | 'getPharmacyCoverage' | 'getPrescriber' | 'getPrescription' | 'getSameDayDelivery' | 'getScheduledFillRequest' | 'getTransferRequest' | 'getWebhookEndpoint' | 'listAutoRefills' | 'listConsultQuestionnaires' | 'listConsults' | 'listDiagnosticKits' | 'listDiagnosticOrders' | 'listDiagnosticTests' | 'listExternalLocations' | 'listFillRequests' | 'listNearbySameDayPickupLocations' | 'listPatientAutoRefills' | 'listPatientPrescriptions' | 'listSameDayDeliveries' | 'listScheduledActions' | 'listScheduleSlots' | 'listSpecialtyPharmacies' | 'listTransferRequests' | 'listWebhookEvents' | 'listWebhookEventsByType' | 'matchExternalLocation' | 'matchExternalLocations' | 'readMediaContent' | 'receiveSandboxElectronicPrescription' | 'redeliverWebhookEvent' | 'redeliverWebhookEvents' | 'registerDiagnosticOrder' | 'registerDiagnosticOrderUnprefixed' | 'registerKitSerial' | 'rescheduleFillRequest' | 'rotateWebhookEndpointSecret' | 'scheduleFillRequest' | 'setWebhookEndpoint' | 'simulateConsult' | 'skipAutoRefill' | 'testWebhookEndpoint' | 'updatePatient' | 'uploadMediaContent' | 'validateKitSerial';
 
 export interface Handlers {
   /** DELETE /v1/auto-refill/{prescription_token}: Cancel an auto-refill subscription */
@@ -27,6 +27,10 @@ export interface Handlers {
   createDirectTransfer(input: OperationInput<operations['createDirectTransfer']>, ctx: RequestContext): Promise<OperationOutput<operations['createDirectTransfer']>>;
   /** POST /v1/fill_request: Submit a fill request */
   createFillRequest(input: OperationInput<operations['createFillRequest']>, ctx: RequestContext): Promise<OperationOutput<operations['createFillRequest']>>;
+  /** POST /v1/media: Create a media file */
+  createMedia(input: OperationInput<operations['createMedia']>, ctx: RequestContext): Promise<OperationOutput<operations['createMedia']>>;
+  /** POST /v2/media: Create a media file to upload */
+  createMediaUpload(input: OperationInput<operations['createMediaUpload']>, ctx: RequestContext): Promise<OperationOutput<operations['createMediaUpload']>>;
   /** PUT /v1/patient: Create a patient */
   createPatient(input: OperationInput<operations['createPatient']>, ctx: RequestContext): Promise<OperationOutput<operations['createPatient']>>;
   /** POST /v1/same_day_delivery: Create a same-day delivery order */
@@ -73,10 +77,14 @@ export interface Handlers {
   getInsurance(input: OperationInput<operations['getInsurance']>, ctx: RequestContext): Promise<OperationOutput<operations['getInsurance']>>;
   /** GET /.well-known/jwks.json: Get the keys that verify access tokens */
   getJsonWebKeySet(input: OperationInput<operations['getJsonWebKeySet']>, ctx: RequestContext): Promise<OperationOutput<operations['getJsonWebKeySet']>>;
-  /** GET /v1/media/{id}: Get a media file */
+  /** GET /v1/media/{id}: Get a media file's record */
   getMedia(input: OperationInput<operations['getMedia']>, ctx: RequestContext): Promise<OperationOutput<operations['getMedia']>>;
+  /** GET /v1/media/{id}/signed-url/read: Get a signed address to read a media file */
+  getMediaReadAddress(input: OperationInput<operations['getMediaReadAddress']>, ctx: RequestContext): Promise<OperationOutput<operations['getMediaReadAddress']>>;
   /** GET /v2/media/{id}: Get a signed address of a media file */
   getMediaSignedUrl(input: OperationInput<operations['getMediaSignedUrl']>, ctx: RequestContext): Promise<OperationOutput<operations['getMediaSignedUrl']>>;
+  /** GET /v1/media/{id}/signed-url/write: Get a signed address to upload a media file */
+  getMediaWriteAddress(input: OperationInput<operations['getMediaWriteAddress']>, ctx: RequestContext): Promise<OperationOutput<operations['getMediaWriteAddress']>>;
   /** GET /v1/open-api/api.yml: Get this interface description */
   getOpenApiDocument(input: OperationInput<operations['getOpenApiDocument']>, ctx: RequestContext): Promise<OperationOutput<operations['getOpenApiDocument']>>;
   /** GET /v1/order/{token}: Get an order */
@@ -137,6 +145,8 @@ export interface Handlers {
   matchExternalLocation(input: OperationInput<operations['matchExternalLocation']>, ctx: RequestContext): Promise<OperationOutput<operations['matchExternalLocation']>>;
   /** POST /v1/external_location_matches: Match several addresses to external locations */
   matchExternalLocations(input: OperationInput<operations['matchExternalLocations']>, ctx: RequestContext): Promise<OperationOutput<operations['matchExternalLocations']>>;
+  /** GET /v1/media/{id}/content: Read a media file through a signed address */
+  readMediaContent(input: OperationInput<operations['readMediaContent']>, ctx: RequestContext): Promise<OperationOutput<operations['readMediaContent']>>;
   /** POST /v1/sandbox/electronic_prescriptions: Receive an electronic prescription (sandbox) */
   receiveSandboxElectronicPrescription(input: OperationInput<operations['receiveSandboxElectronicPrescription']>, ctx: RequestContext): Promise<OperationOutput<operations['receiveSandboxElectronicPrescription']>>;
   /** POST /v1/webhook_events/{webhook_id}/redeliver: Redeliver one event */
@@ -165,6 +175,8 @@ export interface Handlers {
   testWebhookEndpoint(input: OperationInput<operations['testWebhookEndpoint']>, ctx: RequestContext): Promise<OperationOutput<operations['testWebhookEndpoint']>>;
   /** POST /v1/patient/{patient_token}: Update a patient */
   updatePatient(input: OperationInput<operations['updatePatient']>, ctx: RequestContext): Promise<OperationOutput<operations['updatePatient']>>;
+  /** PUT /v1/media/{id}/content: Upload a media file through a signed address */
+  uploadMediaContent(input: OperationInput<operations['uploadMediaContent']>, ctx: RequestContext): Promise<OperationOutput<operations['uploadMediaContent']>>;
   /** GET /diagnostics/v0/kits/{kit_id}/validation/kit_serial: Check a kit serial */
   validateKitSerial(input: OperationInput<operations['validateKitSerial']>, ctx: RequestContext): Promise<OperationOutput<operations['validateKitSerial']>>;
 }

@@ -1410,6 +1410,222 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     }
   },
   {
+    "operationId": "createMedia",
+    "method": "POST",
+    "path": "/v1/media",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/MediaCreate"
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/MediaMetadata"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "body",
+          "fileName"
+        ],
+        [
+          "response",
+          "id"
+        ]
+      ]
+    }
+  },
+  {
+    "operationId": "createMediaUpload",
+    "method": "POST",
+    "path": "/v2/media",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/MediaUploadCreate"
+      }
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/MediaUpload"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "write",
+      "recordIds": [
+        [
+          "response",
+          "id"
+        ]
+      ]
+    }
+  },
+  {
     "operationId": "createPatient",
     "method": "PUT",
     "path": "/v1/patient",
@@ -1509,6 +1725,18 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ApiKey": []
       }
     ],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "Idempotency-Key": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x21-\\x7E]+$"
+        }
+      },
+      "required": []
+    },
     "body": {
       "required": true,
       "contentTypes": [
@@ -1550,6 +1778,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
+      "409": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
       "413": {
         "contentType": "application/json",
         "schema": {
@@ -1563,6 +1797,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "422": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -1601,11 +1841,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ],
         [
           "body",
-          "fill_request_id"
-        ],
-        [
-          "body",
-          "pickup_location_id"
+          "insurance_tokens",
+          "[]"
         ],
         [
           "response",
@@ -1622,12 +1859,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ],
         [
           "response",
-          "fill_request_id"
-        ],
-        [
-          "response",
-          "pickup_location",
-          "id"
+          "insurance_tokens",
+          "[]"
         ]
       ]
     }
@@ -3325,7 +3558,10 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
       "type": "object",
       "properties": {
         "id": {
-          "$ref": "contract#/components/schemas/Token"
+          "type": "string",
+          "format": "uuid",
+          "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+          "maxLength": 36
         }
       },
       "required": [
@@ -3479,16 +3715,6 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         [
           "response",
           "patient_token"
-        ],
-        [
-          "response",
-          "from_location",
-          "external_location_id"
-        ],
-        [
-          "response",
-          "to_location",
-          "external_location_id"
         ],
         [
           "response",
@@ -3780,9 +4006,9 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     },
     "responses": {
       "200": {
-        "contentType": "image/png",
+        "contentType": "application/json",
         "schema": {
-          "$ref": "contract#/components/schemas/MediaFile"
+          "$ref": "contract#/components/schemas/MediaMetadata"
         }
       },
       "400": {
@@ -3795,6 +4021,102 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
+          "id"
+        ],
+        [
+          "response",
+          "id"
+        ]
+      ]
+    }
+  },
+  {
+    "operationId": "getMediaReadAddress",
+    "method": "GET",
+    "path": "/v1/media/{id}/signed-url/read",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "contract#/components/schemas/MediaId"
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/MediaSignedAddress"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
         }
       },
       "404": {
@@ -3929,6 +4251,98 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ],
         [
           "response",
+          "id"
+        ]
+      ]
+    }
+  },
+  {
+    "operationId": "getMediaWriteAddress",
+    "method": "GET",
+    "path": "/v1/media/{id}/signed-url/write",
+    "security": [
+      {
+        "ApiKey": []
+      }
+    ],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "contract#/components/schemas/MediaId"
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/MediaSignedAddress"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "401": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/UnauthorizedError"
+        }
+      },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    },
+    "audit": {
+      "action": "read",
+      "recordIds": [
+        [
+          "path",
           "id"
         ]
       ]
@@ -4551,12 +4965,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         ],
         [
           "response",
-          "fill_request_id"
-        ],
-        [
-          "response",
-          "pickup_location",
-          "id"
+          "insurance_tokens",
+          "[]"
         ]
       ]
     }
@@ -5544,9 +5954,6 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "zip": {
           "$ref": "contract#/components/schemas/Zip"
         },
-        "type": {
-          "$ref": "contract#/components/schemas/ExternalLocationType"
-        },
         "limit": {
           "type": "integer",
           "format": "int32",
@@ -5760,9 +6167,6 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "required": [
-        "street1",
-        "city",
-        "state",
         "zip"
       ]
     },
@@ -6140,14 +6544,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "response",
           "results",
           "[]",
-          "fill_request_id"
-        ],
-        [
-          "response",
-          "results",
-          "[]",
-          "pickup_location",
-          "id"
+          "insurance_tokens",
+          "[]"
         ]
       ]
     }
@@ -6772,6 +7170,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "payload",
           "details",
           "visit_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "prescription_tokens",
+          "[]"
         ]
       ]
     }
@@ -7023,6 +7438,23 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "payload",
           "details",
           "visit_id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "id"
+        ],
+        [
+          "response",
+          "results",
+          "[]",
+          "payload",
+          "details",
+          "prescription_tokens",
+          "[]"
         ]
       ]
     }
@@ -7172,6 +7604,107 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         }
       },
       "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "readMediaContent",
+    "method": "GET",
+    "path": "/v1/media/{id}/content",
+    "security": [],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "contract#/components/schemas/MediaId"
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "query": {
+      "type": "object",
+      "properties": {
+        "purpose": {
+          "type": "string",
+          "enum": [
+            "read",
+            "write"
+          ]
+        },
+        "expires": {
+          "type": "integer",
+          "format": "int64",
+          "minimum": 0,
+          "maximum": 99999999999
+        },
+        "signature": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{43}$",
+          "maxLength": 43
+        }
+      },
+      "required": [
+        "purpose",
+        "expires",
+        "signature"
+      ]
+    },
+    "responses": {
+      "200": {
+        "contentType": "image/png",
+        "schema": {
+          "$ref": "contract#/components/schemas/MediaContent"
+        }
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
         "contentType": "application/json",
         "schema": {
           "$ref": "contract#/components/schemas/ErrorMessage"
@@ -8905,6 +9438,129 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "patient_token"
         ]
       ]
+    }
+  },
+  {
+    "operationId": "uploadMediaContent",
+    "method": "PUT",
+    "path": "/v1/media/{id}/content",
+    "security": [],
+    "params": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "contract#/components/schemas/MediaId"
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "query": {
+      "type": "object",
+      "properties": {
+        "purpose": {
+          "type": "string",
+          "enum": [
+            "read",
+            "write"
+          ]
+        },
+        "expires": {
+          "type": "integer",
+          "format": "int64",
+          "minimum": 0,
+          "maximum": 99999999999
+        },
+        "signature": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{43}$",
+          "maxLength": 43
+        }
+      },
+      "required": [
+        "purpose",
+        "expires",
+        "signature"
+      ]
+    },
+    "body": {
+      "required": true,
+      "contentTypes": [
+        "image/png",
+        "image/jpeg",
+        "application/pdf",
+        "application/octet-stream"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/MediaContent"
+      }
+    },
+    "responses": {
+      "204": {
+        "contentType": null,
+        "schema": null
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
+        }
+      },
+      "403": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "404": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "408": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "413": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "414": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "415": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "429": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "431": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      },
+      "500": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/ErrorMessage"
+        }
+      }
     }
   },
   {
