@@ -124,6 +124,9 @@ async function main(): Promise<void> {
       RATE_LIMIT_ENABLED: 'false',
       SANDBOX_STEP_DELAY_MS: '86400000',
       TOKEN_SIGNING_KEY: process.env.TOKEN_SIGNING_KEY ?? randomBytes(32).toString('base64'),
+      // Media files in the bench's folder, one signing key for every process (PostgreSQL needs it set).
+      MEDIA_DIR: join(dataDir, 'media'),
+      MEDIA_SIGNING_KEY: process.env.MEDIA_SIGNING_KEY ?? randomBytes(32).toString('base64'),
     };
     const { team, questionnaire } = benchCareTeam();
     const careTeamFile = join(dataDir, 'care-team.json');
@@ -235,6 +238,15 @@ async function main(): Promise<void> {
     if (probe.status !== 200) throw new Error(`the schedule answered ${probe.status}: ${await probe.text()}`);
     await probe.arrayBuffer();
 
+    // A 100 KiB image uploaded and checked, then read through its signed address (no API key).
+    const mediaFile = (await (await fetch(`${api}/v2/media`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'bench.png' }) })).json()) as { id: string; upload_url: string };
+    const image = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(100 * 1024)]);
+    const uploadUrl = new URL(mediaFile.upload_url);
+    const uploaded = await fetch(`${api}${uploadUrl.pathname}${uploadUrl.search}`, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: image });
+    if (uploaded.status !== 204) throw new Error(`the media upload answered ${uploaded.status}: ${await uploaded.text()}`);
+    const readUrl = new URL(((await (await fetch(`${api}/v2/media/${mediaFile.id}`, { headers: auth })).json()) as { url: string }).url);
+    const mediaDownload = `${readUrl.pathname}${readUrl.search}`;
+
     let n = 0;
     const createPatients = (url: string): autocannon.Options => ({
       url,
@@ -268,6 +280,9 @@ async function main(): Promise<void> {
     // Its latency with one request at a time (the goal: p99 under 20 ms), then its throughput.
     rows.push(await measure('service, 1 connection', 'GET /v0/schedule (31 days, 20 providers)', { url: `${api}${scheduleOf(month)}`, headers: auth, connections: 1 }));
     rows.push(await measure('service', 'GET /v0/schedule (31 days, 20 providers)', { url: `${api}${scheduleOf(month)}`, headers: auth }));
+    rows.push(await measure('service', 'GET /v1/media/{id}/content (100 KiB, signed)', { url: `${api}${mediaDownload}` }));
+    // The shipped reference data (358 locations), held in memory per process: goal p99 < 10 ms.
+    rows.push(await measure('service', 'GET /v1/nearby_same_day_pickup_locations', { url: `${api}/v1/nearby_same_day_pickup_locations?zip=94103&radius_miles=25`, headers: auth }));
     rows.push(await measure('service', 'POST /oauth/token', { url: api, requests: [{ method: 'POST', path: '/oauth/token', headers: { 'content-type': 'application/json' }, body: credentials }] }));
     rows.push(await measure('service', 'PUT /v1/patient (new)', createPatients(api)));
     rows.push(await measure('prism', 'PUT /v1/patient (new)', createPatients(prism)));
@@ -297,6 +312,9 @@ async function main(): Promise<void> {
     );
     const row = (operation: string) => rows.find((r) => r.target === 'service' && r.operation === operation)!.requestsPerSecond;
     console.log(`token exchanges: ${row('POST /oauth/token')}/s`);
+    console.log(`media downloads (100 KiB through a signed address): ${row('GET /v1/media/{id}/content (100 KiB, signed)')}/s`);
+    const nearby = rows.find((r) => r.operation === 'GET /v1/nearby_same_day_pickup_locations')!;
+    console.log(`nearby same-day locations (shipped reference data, in memory): ${nearby.requestsPerSecond}/s, p99 ${nearby.p99} ms`);
     console.log(`durable patient creates: ${row('PUT /v1/patient (new)')}/s`);
     console.log(`durable fill requests: ${row('POST /v1/fill_request')}/s`);
     console.log(`lab orders: ${row('POST /diagnostics/v0/orders')}/s created, first page of 20 listed ${row('GET /diagnostics/v0/orders')}/s`);

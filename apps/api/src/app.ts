@@ -9,6 +9,7 @@ import { registerBodyParsers } from './http/body-parsers.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installRateLimits } from './http/rate-limits.js';
 import { registerOperations } from './http/register-operations.js';
+import { registerMediaBodyParser } from './media/media-body-parser.js';
 import { createServices, type Services } from './services.js';
 import { randomToken } from './tokens.js';
 import { createWorkers } from './workers.js';
@@ -72,6 +73,7 @@ export async function buildApp({ config, database, logger, workers: runWorkers =
     done();
   });
   await registerBodyParsers(fastify, { bodyLimit: config.bodyLimit, maxDepth: limits.bodyMaxDepth, maxMembers: limits.bodyMaxMembers });
+  registerMediaBodyParser(fastify, config.media.maxBytes);
   installErrorHandling(fastify);
   const rateLimits = await installRateLimits(fastify, config.rateLimit);
   fastify.addHook('onRequest', rateLimits.onRequest);

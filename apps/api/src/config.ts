@@ -1,3 +1,4 @@
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -59,6 +60,41 @@ export interface Config {
    * time to a due refill instead of waiting; unset in production.
    */
   clockOffsetFile: string | undefined;
+  /** Media files (media/): where their bytes are stored, how large they may be, and the key that signs their addresses. */
+  media: MediaConfig;
+}
+
+/** Media files: their store, size limit and signed addresses (media/). */
+export interface MediaConfig {
+  /** MEDIA_STORE (default `local`): `local` keeps files in `dir`; `s3` in an S3-compatible bucket (`s3`). */
+  store: 'local' | 's3';
+  /** MEDIA_DIR (default `media/` beside the embedded database file, `./data/media` on PostgreSQL): the local store's folder. */
+  dir: string;
+  /** MEDIA_MAX_BYTES (default 10485760, 10 MiB; at most 100 MiB): the largest file an upload may send. */
+  maxBytes: number;
+  /**
+   * MEDIA_PUBLIC_URL: the service's public address, from which signed addresses are built
+   * (`https://api.example.com`). Unset: the address the request came to (its `Host`).
+   */
+  publicUrl: string | undefined;
+  /**
+   * MEDIA_SIGNING_KEY (base64 of 32 bytes): the HMAC key that signs media addresses. Unset:
+   * the embedded database keeps a generated key in `media-signing.key` beside its file;
+   * PostgreSQL then refuses to sign or verify one (crypto/media-signing-key.ts).
+   */
+  signingKey: Buffer | undefined;
+  /** The S3-compatible store (MEDIA_STORE=s3): MEDIA_S3_ENDPOINT, _BUCKET, _REGION, _ACCESS_KEY_ID, _SECRET_ACCESS_KEY. */
+  s3: MediaS3Config | undefined;
+}
+
+export interface MediaS3Config {
+  /** MEDIA_S3_ENDPOINT: `https://s3.us-east-1.amazonaws.com`, or any S3-compatible server; path-style addressing. */
+  endpoint: string;
+  bucket: string;
+  /** MEDIA_S3_REGION (default us-east-1). */
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
 }
 
 /** Refills (scheduled-fills/): the early-refill tolerance and the scheduler's pace. */
@@ -337,6 +373,42 @@ function rateLimit(env: NodeJS.ProcessEnv): RateLimitConfig {
   };
 }
 
+/** MEDIA_*: the media store, limits and signing key. */
+function media(env: NodeJS.ProcessEnv, databaseUrl: string): MediaConfig {
+  const store = env.MEDIA_STORE || 'local';
+  if (store !== 'local' && store !== 's3') throw new ConfigError(`MEDIA_STORE must be local or s3, got "${store}"`);
+  const defaultDir = isPostgresUrl(databaseUrl) ? './data/media' : join(dirname(resolve(databaseUrl.replace(/^file:/, ''))), 'media');
+  const publicUrl = env.MEDIA_PUBLIC_URL?.trim().replace(/\/+$/, '') || undefined;
+  if (publicUrl !== undefined && (!/^https?:\/\/[^\s?#]+$/.test(publicUrl) || !URL.canParse(publicUrl))) {
+    throw new ConfigError('MEDIA_PUBLIC_URL must be an http(s) URL such as https://api.example.com');
+  }
+  let s3: MediaS3Config | undefined;
+  if (store === 's3') {
+    const required = (name: string): string => {
+      const value = env[name]?.trim();
+      if (!value) throw new ConfigError(`${name} is required when MEDIA_STORE is s3`);
+      return value;
+    };
+    const endpoint = required('MEDIA_S3_ENDPOINT').replace(/\/+$/, '');
+    if (!/^https?:\/\//.test(endpoint) || !URL.canParse(endpoint)) throw new ConfigError('MEDIA_S3_ENDPOINT must be an http(s) URL');
+    s3 = {
+      endpoint,
+      bucket: required('MEDIA_S3_BUCKET'),
+      region: text(env, 'MEDIA_S3_REGION', 'us-east-1'),
+      accessKeyId: required('MEDIA_S3_ACCESS_KEY_ID'),
+      secretAccessKey: required('MEDIA_S3_SECRET_ACCESS_KEY'),
+    };
+  }
+  return {
+    store,
+    dir: text(env, 'MEDIA_DIR', defaultDir),
+    maxBytes: integer(env, 'MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    publicUrl,
+    signingKey: keySetting(env, 'MEDIA_SIGNING_KEY'),
+    s3,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -390,5 +462,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: integer(env, 'SCHEDULER_CONCURRENCY', 8, 1, 64),
     },
     clockOffsetFile: env.CLOCK_OFFSET_FILE || undefined,
+    media: media(env, databaseUrl),
   };
 }

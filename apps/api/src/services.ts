@@ -19,9 +19,17 @@ import { ConsultRepository } from './consults/consult-repository.js';
 import { ConsultService } from './consults/consult-service.js';
 import { CopayRequestRepository } from './copay-requests/copay-request-repository.js';
 import { CopayRequestService } from './copay-requests/copay-request-service.js';
+import { CoverageRepository } from './coverage/coverage-repository.js';
+import { CoverageService } from './coverage/coverage-service.js';
 import { Reencryption } from './crypto/reencryption.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { loadSigningKeys, type SigningKeys } from './crypto/signing-keys.js';
+import { loadMediaSigningKey } from './crypto/media-signing-key.js';
+import { MediaAddresses } from './media/media-addresses.js';
+import { MediaRepository } from './media/media-repository.js';
+import { MediaService } from './media/media-service.js';
+import { LocalMediaStore } from './media/media-store.js';
+import { S3MediaStore } from './media/s3-media-store.js';
 import { ApiKeyAuthenticator } from './customers/api-keys.js';
 import { CustomerRepository } from './customers/customer-repository.js';
 import { CustomerService } from './customers/customer-service.js';
@@ -58,6 +66,9 @@ import { idempotencyKeySealedColumns } from './idempotency/idempotency-tables.js
 import { InsuranceRepository } from './insurances/insurance-repository.js';
 import { InsuranceService } from './insurances/insurance-service.js';
 import { PatientRepository } from './patients/patient-repository.js';
+import { LocationLookups } from './pharmacy-locations/location-lookups.js';
+import { PharmacyLocations } from './pharmacy-locations/pharmacy-location-service.js';
+import { ReferenceDataRepository } from './pharmacy-locations/reference-data-repository.js';
 import { patientSealedColumns } from './patients/patient-sealed-fields.js';
 import { PatientService } from './patients/patient-service.js';
 import { PrescriberRepository } from './prescribers/prescriber-repository.js';
@@ -66,6 +77,9 @@ import { PrescriptionIntake } from './prescriptions/prescription-intake.js';
 import { PrescriptionRepository } from './prescriptions/prescription-repository.js';
 import { PrescriptionService } from './prescriptions/prescription-service.js';
 import { ReadCache } from './read-cache.js';
+import { SameDayDeliveryLifecycle } from './same-day-delivery/same-day-delivery-lifecycle.js';
+import { SameDayDeliveryRepository } from './same-day-delivery/same-day-delivery-repository.js';
+import { SameDayDeliveryService } from './same-day-delivery/same-day-delivery-service.js';
 import { SandboxPrescriber } from './sandbox/sandbox-prescriber.js';
 import { SandboxScheduler } from './sandbox/sandbox-scheduler.js';
 import { sandboxScripts } from './sandbox/sandbox-scripts.js';
@@ -140,6 +154,10 @@ export interface Services {
   /** Cancels fill requests before they are dispensed, whole or item by item (`POST /v1/cancel_request`). */
   fillCancellation: FillCancellation;
   orders: OrderService;
+  /** Same-day delivery orders: made, read, listed. */
+  sameDayDeliveries: SameDayDeliveryService;
+  /** What the courier does with a same-day order: booked, collected, delivered, failed, canceled (staff and the sandbox's courier). */
+  sameDayLifecycle: SameDayDeliveryLifecycle;
   insurances: InsuranceService;
   copayRequests: CopayRequestService;
   /** The event feed (`GET /v1/webhook_events`). */
@@ -156,8 +174,16 @@ export interface Services {
   sandboxPrescriber: SandboxPrescriber;
   /** Seals every stored sealed value again under the current key (`pnpm admin reencrypt`). */
   reencryption: Reencryption;
+  /** The pharmacy reference data (locations, licensed states, plan networks, inventory, ZIP centroids); the PharmacyLocationDirectory other areas resolve locations with. */
+  pharmacyLocations: PharmacyLocations;
+  /** Lookups over the reference data: external locations, nearby same-day locations, availability by NDC. */
+  locationLookups: LocationLookups;
+  /** Pharmacy coverage lookups (`GET /v1/pharmacy-coverage`), enabled per customer by the operator. */
+  coverage: CoverageService;
   /** The bundled OpenAPI document, as served at /v1/open-api/api.yml. */
   openApiDocument: string;
+  /** Media files: created, uploaded and read through signed addresses, checked on upload. */
+  media: MediaService;
 }
 
 /** The composition root: every service with what it depends on, passed explicitly. */
@@ -223,8 +249,18 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const diagnosticCatalogues = new DiagnosticCatalogues(new CatalogueRepository(db), config.diagnosticsSandboxCatalogueFile);
   const diagnosticOrderRepository = new DiagnosticOrderRepository(db, database.dialect);
   const diagnosticLifecycle = new DiagnosticLifecycle(diagnosticOrderRepository, secrets);
+  const pharmacyLocations = new PharmacyLocations(new ReferenceDataRepository(db, transactor));
+  const sameDayRepository = new SameDayDeliveryRepository(db);
+  const sameDayLifecycle = new SameDayDeliveryLifecycle(sameDayRepository);
+
+  // Media: the key that signs their addresses is loaded on first use (on PostgreSQL, MEDIA_SIGNING_KEY).
+  let mediaSigningKey: Buffer | undefined;
+  const mediaAddresses = new MediaAddresses(() => (mediaSigningKey ??= loadMediaSigningKey(config)));
+  const mediaStore = config.media.s3 ? new S3MediaStore(config.media.s3) : new LocalMediaStore(config.media.dir);
+  const media = new MediaService(new MediaRepository(db), units, mediaStore, mediaAddresses, config.media, log);
 
   return {
+    media,
     units,
     audit: new AuditTrail(new AuditRepository(db), transactor, config.audit, log),
     idempotency: new IdempotencyService(new IdempotencyRepository(db), transactor, secrets),
@@ -257,6 +293,8 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     fillLifecycle,
     fillCancellation,
     orders: new OrderService(orderRepository),
+    sameDayDeliveries: new SameDayDeliveryService(sameDayRepository, units, patients, prescriptions, insurances, pharmacyLocations),
+    sameDayLifecycle,
     insurances,
     copayRequests,
     webhookEvents: new WebhookEventService(new WebhookEventRepository(db)),
@@ -266,12 +304,15 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     sandboxSimulator: new SandboxSimulator(
       jobs,
       units,
-      sandboxScripts({ transfers: transferLifecycle, directTransfers: directTransferLifecycle, fills: fillLifecycle, lab: diagnosticLifecycle, consults: consultLifecycle }),
+      sandboxScripts({ transfers: transferLifecycle, directTransfers: directTransferLifecycle, fills: fillLifecycle, lab: diagnosticLifecycle, consults: consultLifecycle, sameDay: sameDayLifecycle }),
       config.sandboxStepDelayMs,
       log,
     ),
     sandboxPrescriber: new SandboxPrescriber(units, prescriptionIntake),
     reencryption: new Reencryption(db, transactor, secrets, sealedTables),
+    pharmacyLocations,
+    locationLookups: new LocationLookups(pharmacyLocations),
+    coverage: new CoverageService(new CoverageRepository(db), pharmacyLocations),
     openApiDocument: readFileSync(openApiDocumentPath, 'utf8'),
   };
 }

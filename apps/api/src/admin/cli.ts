@@ -15,6 +15,9 @@
  *       enables a disabled endpoint again (enable-webhook.ts) and prints it
  *   lab <action> --order <id> ...   the milestones of a lab order (lab-commands.ts)
  *   consult <action> --consult <id> ...   a provider's decision on a consult (consult-commands.ts)
+ *   reference-data import-locations|import-inventory|import-zip-centroids --file <f> | show
+ *       the pharmacy reference data (reference-data-commands.ts); coverage enable|disable --customer <id>
+ *   same-day <action> --id <order> ...   the courier's moves of a same-day delivery (same-day-commands.ts)
  *   transfer | direct-transfer | fill | prescription <action> ...   the pharmacy staff's actions
  *       (transfer-commands.ts, fill-commands.ts, prescription-commands.ts): each runs one action
  *       of an area's lifecycle and prints the records changed and the events recorded
@@ -36,6 +39,8 @@ import { fill, FILL_USAGE } from './fill-commands.js';
 import { lab, LAB_USAGE } from './lab-commands.js';
 import { prescription, PRESCRIPTION_USAGE } from './prescription-commands.js';
 import { reencrypt, REENCRYPT_USAGE } from './reencrypt-command.js';
+import { coverage, referenceData, REFERENCE_DATA_USAGE } from './reference-data-commands.js';
+import { sameDay, SAME_DAY_USAGE } from './same-day-commands.js';
 import { directTransfer, transfer, TRANSFER_USAGE } from './transfer-commands.js';
 import { setWebhook } from './webhook-commands.js';
 
@@ -46,6 +51,7 @@ const USAGE = [
   ...ENABLE_WEBHOOK_USAGE,
   ...TRANSFER_USAGE,
   ...FILL_USAGE,
+  ...SAME_DAY_USAGE,
   ...LAB_USAGE,
   ...CONSULT_USAGE,
   ...PRESCRIPTION_USAGE,
@@ -53,6 +59,7 @@ const USAGE = [
   ...AUDIT_USAGE,
   ...DIAGNOSTICS_CATALOGUE_USAGE,
   ...CARE_TEAM_USAGE,
+  ...REFERENCE_DATA_USAGE,
 ].join('\n');
 
 function protocolOf(url: string): string {
@@ -97,6 +104,7 @@ const commands: Record<string, Command> = {
   transfer,
   'direct-transfer': directTransfer,
   fill,
+  'same-day': sameDay,
   lab,
   consult,
   prescription,
@@ -106,6 +114,9 @@ const commands: Record<string, Command> = {
   audit,
   'diagnostics-catalogue': diagnosticsCatalogue,
   'care-team': careTeam,
+  // Pharmacy reference data (locations, inventory, ZIP centroids) and who may look up coverage.
+  'reference-data': referenceData,
+  coverage,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -18,6 +18,9 @@ import { diagnostics } from './migrations/015-diagnostics.js';
 import { consults } from './migrations/016-consults.js';
 import { fillCancellations } from './migrations/017-fill-cancellations.js';
 import { scheduledActions } from './migrations/018-scheduled-actions.js';
+import { media } from './migrations/019-media.js';
+import { referenceData } from './migrations/020-reference-data.js';
+import { sameDayDeliveries } from './migrations/021-same-day-deliveries.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -38,6 +41,9 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '016-consults': consults,
   '017-fill-cancellations': fillCancellations,
   '018-scheduled-actions': scheduledActions(dialect),
+  '019-media': media,
+  '020-reference-data': referenceData,
+  '021-same-day-deliveries': sameDayDeliveries,
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */

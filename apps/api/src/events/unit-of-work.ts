@@ -4,7 +4,7 @@ import type { Transactor } from '../db/transactor.js';
 import { recordEvent, type NewEvent, type RecordedEvent } from './event-outbox.js';
 
 /** Records whose lifecycle goes on after the unit of work that created them. */
-export type LifecycleSubject = 'transfer' | 'direct_transfer' | 'fill_request' | 'diagnostic_order' | 'consult';
+export type LifecycleSubject = 'transfer' | 'direct_transfer' | 'fill_request' | 'diagnostic_order' | 'consult' | 'same_day_delivery';
 
 /**
  * One unit of work: the writes of a state change and the events that report it commit

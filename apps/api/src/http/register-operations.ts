@@ -127,7 +127,10 @@ export function registerOperations(
       call.query = query;
       compiled.query?.(query);
       let body: unknown;
-      if (route.body) {
+      if (route.body && Buffer.isBuffer(request.body)) {
+        // Raw bytes (a signed media upload, media/media-body-parser.ts): the operation checks them itself.
+        body = request.body;
+      } else if (route.body) {
         const args = bodyArguments(request, compiled.declaredQuery);
         body = trimStrings(args.data);
         call.body = body;

@@ -2,12 +2,14 @@ import type { ConsultLifecycle } from '../consults/consult-lifecycle.js';
 import type { DiagnosticLifecycle } from '../diagnostics/diagnostic-lifecycle.js';
 import type { DirectTransferLifecycle } from '../direct-transfers/direct-transfer-lifecycle.js';
 import type { FillLifecycle } from '../fill-requests/fill-lifecycle.js';
+import type { SameDayDeliveryLifecycle } from '../same-day-delivery/same-day-delivery-lifecycle.js';
 import type { TransferLifecycle } from '../transfers/transfer-lifecycle.js';
 import type { SandboxScripts } from './sandbox-script.js';
 import { consultScript } from './scripts/consult.js';
 import { diagnosticOrderScript } from './scripts/diagnostic-order.js';
 import { directTransferScript } from './scripts/direct-transfer.js';
 import { fillRequestScript } from './scripts/fill-request.js';
+import { sameDayDeliveryScript } from './scripts/same-day-delivery.js';
 import { transferScript } from './scripts/transfer.js';
 
 /** The lifecycles the scripts drive. */
@@ -17,6 +19,7 @@ export interface ScriptedLifecycles {
   fills: FillLifecycle;
   lab: DiagnosticLifecycle;
   consults: ConsultLifecycle;
+  sameDay: SameDayDeliveryLifecycle;
 }
 
 /** The table of scripts, one file each in scripts/: a new lifecycle adds its row here. */
@@ -27,5 +30,6 @@ export function sandboxScripts(lifecycles: ScriptedLifecycles): SandboxScripts {
     fill_request: fillRequestScript(lifecycles.fills),
     diagnostic_order: diagnosticOrderScript(lifecycles.lab),
     consult: consultScript(lifecycles.consults),
+    same_day_delivery: sameDayDeliveryScript(lifecycles.sameDay),
   };
 }

@@ -13,6 +13,7 @@ const SCHEMA_OF: Record<string, string> = {
   DIRECT_TRANSFER: 'DirectTransferEvent',
   ORDER: 'OrderEvent',
   SHIPMENT: 'ShipmentEvent',
+  SAME_DAY_DELIVERY: 'SameDayDeliveryEvent',
 };
 
 let ajv: Ajv2020 | undefined;

@@ -1,7 +1,6 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /v1/external_locations/{id}: Get an external location. Scaffolded by `pnpm generate`; replace the body. */
-export const getExternalLocation: Handlers['getExternalLocation'] = async () => {
-  throw notImplemented('getExternalLocation');
+/** GET /v1/external_locations/{id}: one pharmacy location of the reference data. */
+export const getExternalLocation: Handlers['getExternalLocation'] = async ({ path }, ctx) => {
+  return { status: 200, body: await ctx.services.locationLookups.get(path.id) };
 };

@@ -1,7 +1,7 @@
-import { notImplemented } from '../../errors.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /v1/external_location_matches: Match one address to an external location. Scaffolded by `pnpm generate`; replace the body. */
-export const matchExternalLocation: Handlers['matchExternalLocation'] = async () => {
-  throw notImplemented('matchExternalLocation');
+/** GET /v1/external_location_matches: the location at one address, or none yet. */
+export const matchExternalLocation: Handlers['matchExternalLocation'] = async ({ query }, ctx) => {
+  const location = await ctx.services.locationLookups.match(query);
+  return { status: 200, body: { matched: location !== undefined, location: location ?? null } };
 };

@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { ownerOf } from '../../http/owner-of.js';
+import { presentSameDayDelivery } from '../../same-day-delivery/same-day-delivery-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** POST /v1/same_day_delivery: Create a same-day delivery order. Scaffolded by `pnpm generate`; replace the body. */
-export const createSameDayDelivery: Handlers['createSameDayDelivery'] = async () => {
-  throw notImplemented('createSameDayDelivery');
+export const createSameDayDelivery: Handlers['createSameDayDelivery'] = async ({ body }, ctx) => {
+  const order = await ctx.services.sameDayDeliveries.create(ownerOf(ctx), body, ctx.requestId);
+  return { status: 201, body: presentSameDayDelivery(order) };
 };

@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { ownerOf } from '../../http/owner-of.js';
+import { presentSameDayDelivery } from '../../same-day-delivery/same-day-delivery-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /v1/same_day_delivery/{id}: Get a same-day delivery order. Scaffolded by `pnpm generate`; replace the body. */
-export const getSameDayDelivery: Handlers['getSameDayDelivery'] = async () => {
-  throw notImplemented('getSameDayDelivery');
+export const getSameDayDelivery: Handlers['getSameDayDelivery'] = async ({ path }, ctx) => {
+  const order = await ctx.services.sameDayDeliveries.get(ownerOf(ctx), path.id);
+  return { status: 200, body: presentSameDayDelivery(order) };
 };

@@ -1,7 +1,8 @@
-import { notImplemented } from '../../errors.js';
+import { ownerOf } from '../../http/owner-of.js';
+import { presentSameDayDelivery } from '../../same-day-delivery/same-day-delivery-presenter.js';
 import type { Handlers } from '../../generated/handlers.js';
 
-/** GET /v1/same_day_delivery: List same-day delivery orders. Scaffolded by `pnpm generate`; replace the body. */
-export const listSameDayDeliveries: Handlers['listSameDayDeliveries'] = async () => {
-  throw notImplemented('listSameDayDeliveries');
+export const listSameDayDeliveries: Handlers['listSameDayDeliveries'] = async ({ query }, ctx) => {
+  const page = await ctx.services.sameDayDeliveries.list(ownerOf(ctx), query);
+  return { status: 200, body: { results: page.results.map(presentSameDayDelivery), next_page_token: page.next_page_token } };
 };
