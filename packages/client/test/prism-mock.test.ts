@@ -22,6 +22,8 @@ interface ExampleRequest {
   body?: unknown;
   headers: Record<string, string>;
   parseAs: 'json' | 'text';
+  /** For a body that is not JSON (a file upload): sent as the example's text. */
+  bodySerializer?: (body: unknown) => unknown;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -72,7 +74,10 @@ function exampleRequests(): ExampleRequest[] {
           params[parameter.in as 'path' | 'query'][parameter.name] = exampleOf(parameter);
         }
       }
-      const json = deref(op.requestBody)?.content?.['application/json'];
+      // The JSON body when the operation takes one, else its first media type (a file upload), sent as that type.
+      const content: Node = deref(op.requestBody)?.content ?? {};
+      const [bodyType, json] = content['application/json'] ? ['application/json', content['application/json']] : (Object.entries<Node>(content)[0] ?? []);
+      const raw = bodyType !== undefined && bodyType !== 'application/json';
       const firstExample = deref(Object.values<Node>(json?.examples ?? {})[0]);
       const success = Object.entries<Node>(op.responses).find(([status]) => status.startsWith('2'))?.[1];
       const successTypes = Object.keys(deref(success)?.content ?? {});
@@ -82,7 +87,8 @@ function exampleRequests(): ExampleRequest[] {
         path,
         params,
         ...(json ? { body: firstExample?.value ?? json.example } : {}),
-        headers: credentialsFor(op),
+        headers: { ...credentialsFor(op), ...(raw ? { 'Content-Type': bodyType! } : {}) },
+        ...(raw ? { bodySerializer: (body: unknown) => body } : {}),
         parseAs: successTypes.some((t) => t.includes('json')) ? 'json' : 'text',
       };
     });
