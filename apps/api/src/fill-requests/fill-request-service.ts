@@ -1,7 +1,7 @@
 import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import type { CopayRequestService } from '../copay-requests/copay-request-service.js';
-import { isOwnedBy, ownerColumns, visibleTo } from '../db/ownership.js';
+import { ownerColumns, visibleTo } from '../db/ownership.js';
 import { forbidden, invalidField, LifecycleError, notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
 import type { UnitOfWork, UnitsOfWork } from '../events/unit-of-work.js';
 import type { InsuranceService } from '../insurances/insurance-service.js';
@@ -119,29 +119,20 @@ export class FillRequestService {
     const plans = input.insurances ?? [];
     const namedInsurances = plans.flatMap((p) => (p.insurance_token ? [p.insurance_token] : []));
 
-    const [prescriptions, ownInsurances, replacementExists] = await Promise.all([
-      this.prescriptions.findMany(medications.map((m) => m.prescription_token)),
+    const [checked, ownInsurances, replacementExists] = await Promise.all([
+      this.prescriptions.checkFillable(owner, patient.token, medications.map((m) => m.prescription_token), now, (i) => `medications.${i}.prescription_token`),
       this.insurances.tokensOfPatient(patient.token, namedInsurances),
       input.replacement_order === undefined ? true : this.fillRequests.existsFor(owner, input.replacement_order),
     ]);
 
-    const byToken = new Map(prescriptions.map((rx) => [rx.token, rx]));
-    const errors: ValidationErrorItem[] = [];
+    const { byToken } = checked;
+    const errors: ValidationErrorItem[] = [...checked.errors];
+    // A refill before the earliest date it is allowed is held until the latest such date of its prescriptions.
     let heldUntil: Date | null = null;
-    medications.forEach((m, i) => {
-      const rx = byToken.get(m.prescription_token);
-      const key = `medications.${i}.prescription_token`;
-      if (!rx || !isOwnedBy(rx, owner)) {
-        errors.push({ key, message: 'does not exist' });
-      } else if (rx.patient_token !== patient.token) {
-        errors.push({ key, message: 'does not belong to this patient' });
-      } else {
-        const reason = this.prescriptions.unfillableReason(rx, now);
-        if (reason) errors.push(notFillable(i, reason));
-        const earliest = this.prescriptions.earliestRefill(rx, this.earlyRefillTolerance);
-        if (earliest && earliest > now && (!heldUntil || earliest > heldUntil)) heldUntil = earliest;
-      }
-    });
+    for (const rx of byToken.values()) {
+      const earliest = this.prescriptions.earliestRefill(rx, this.earlyRefillTolerance);
+      if (earliest && earliest > now && (!heldUntil || earliest > heldUntil)) heldUntil = earliest;
+    }
     plans.forEach((p, i) => {
       if (p.insurance_token && !ownInsurances.has(p.insurance_token)) {
         errors.push({ key: `insurances.${i}.insurance_token`, message: 'does not exist' });

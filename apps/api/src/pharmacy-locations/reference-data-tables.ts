@@ -1,22 +1,8 @@
 import type { Flag } from '../db/database.js';
+import type { PharmacyLocation } from './pharmacy-location.js';
 
-/** A pharmacy location of the reference data (shared by every customer). */
-export interface PharmacyLocationsTable {
-  /** A version-4 UUID. */
-  id: string;
-  pharmacy: string;
-  npi: string;
-  ncpdpid: string;
-  address_to_street1: string;
-  address_to_street2: string | null;
-  address_to_city: string;
-  address_to_state: string;
-  address_to_zip: string;
-  address_to_country: string;
-  address_to_phone: string | null;
-  address_to_fax: string | null;
-  latitude: number;
-  longitude: number;
+/** A pharmacy location of the reference data (shared by every customer): the directory's record, with what lookups and coverage also need. */
+export interface PharmacyLocationsTable extends Omit<PharmacyLocation, 'same_day'> {
   same_day: Flag;
   /** Days an order takes from this location to the patient by mail (coverage breaks ties with it). */
   shipping_days: number;

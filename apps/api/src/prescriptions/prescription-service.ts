@@ -1,6 +1,6 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
-import { visibleTo } from '../db/ownership.js';
+import { isOwnedBy, visibleTo } from '../db/ownership.js';
 import { notFound, notOwner } from '../errors.js';
 import type { PatientService } from '../patients/patient-service.js';
 import { daysSupplyOf, earliestRefill, nextFill, unfillableReason, type Fill } from './fillable.js';
@@ -53,6 +53,30 @@ export class PrescriptionService {
   /** The days supply of one fill (30 when the prescription does not say). */
   daysSupply(rx: PrescriptionRow): number {
     return daysSupplyOf(rx);
+  }
+
+  /**
+   * The prescriptions a request names, checked for this owner and patient: each must be
+   * the owner's (`does not exist`), the patient's (`does not belong to this patient`) and
+   * fillable now (`is not fillable: it ...`). Answers them by token (the valid ones) and the
+   * problems, each under `keyOf(index)`.
+   */
+  async checkFillable(owner: Owner, patientToken: string, tokens: readonly string[], now: Date, keyOf: (index: number) => string): Promise<{ byToken: Map<string, PrescriptionRow>; errors: { key: string; message: string }[] }> {
+    const found = await this.prescriptions.findMany(tokens);
+    const byToken = new Map<string, PrescriptionRow>();
+    const errors: { key: string; message: string }[] = [];
+    tokens.forEach((token, i) => {
+      const rx = found.find((r) => r.token === token);
+      const key = keyOf(i);
+      if (!rx || !isOwnedBy(rx, owner)) errors.push({ key, message: 'does not exist' });
+      else if (rx.patient_token !== patientToken) errors.push({ key, message: 'does not belong to this patient' });
+      else {
+        const reason = unfillableReason(rx, now);
+        if (reason) errors.push({ key, message: `is not fillable: it ${reason}` });
+        else byToken.set(token, rx);
+      }
+    });
+    return { byToken, errors };
   }
 
   /** Prescriptions by token, in any customer's records: the caller checks what it may use. */

@@ -1,7 +1,7 @@
 import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import { now as clockNow } from '../clock.js';
-import { isOwnedBy, ownerColumns, visibleTo } from '../db/ownership.js';
+import { ownerColumns, visibleTo } from '../db/ownership.js';
 import { notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import type { InsuranceService } from '../insurances/insurance-service.js';
@@ -75,23 +75,13 @@ export class SameDayDeliveryService {
     const now = clockNow();
     const patient = await this.patients.get(owner, input.patient_token);
     const insuranceTokens = input.insurance_tokens ?? [];
-    const [prescriptions, ownInsurances, location] = await Promise.all([
-      this.prescriptions.findMany(input.prescription_tokens),
+    const [checked, ownInsurances, location] = await Promise.all([
+      this.prescriptions.checkFillable(owner, patient.token, input.prescription_tokens, now, (i) => `prescription_tokens.${i}`),
       this.insurances.tokensOfPatient(patient.token, insuranceTokens),
       this.pickupLocation(input.external_location),
     ]);
-    const byToken = new Map(prescriptions.map((rx) => [rx.token, rx]));
-    const errors: ValidationErrorItem[] = [];
-    input.prescription_tokens.forEach((token, i) => {
-      const rx = byToken.get(token);
-      const key = `prescription_tokens.${i}`;
-      if (!rx || !isOwnedBy(rx, owner)) errors.push({ key, message: 'does not exist' });
-      else if (rx.patient_token !== patient.token) errors.push({ key, message: 'does not belong to this patient' });
-      else {
-        const reason = this.prescriptions.unfillableReason(rx, now);
-        if (reason) errors.push({ key, message: `is not fillable: it ${reason}` });
-      }
-    });
+    const { byToken } = checked;
+    const errors: ValidationErrorItem[] = [...checked.errors];
     insuranceTokens.forEach((token, i) => {
       if (!ownInsurances.has(token)) errors.push({ key: `insurance_tokens.${i}`, message: 'does not exist' });
     });

@@ -1,25 +1,12 @@
 // The shipped reference data read straight from its files, and distances computed here,
 // independently of the service, to check the lookups' answers against.
 import { readFileSync } from 'node:fs';
+import type { PharmacyLocation } from '../../src/pharmacy-locations/pharmacy-location.js';
 
 const dir = new URL('../../reference-data/', import.meta.url);
 
-export interface FileLocation {
-  id: string;
-  pharmacy: string;
-  npi: string;
-  ncpdpid: string;
-  address_to_street1: string;
-  address_to_street2: string | null;
-  address_to_city: string;
-  address_to_state: string;
-  address_to_zip: string;
-  address_to_country: string;
-  address_to_phone: string | null;
-  address_to_fax: string | null;
-  latitude: number;
-  longitude: number;
-  same_day: boolean;
+/** A location as the shipped file holds it: the directory's record, and its licences, networks and specialty. */
+export interface FileLocation extends PharmacyLocation {
   shipping_days: number;
   licensed_states: string[];
   networks: { bin: string; pcn: string | null; group: string | null }[];
