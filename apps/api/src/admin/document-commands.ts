@@ -30,6 +30,14 @@ export async function runDocumentCommand<Doc>(
     return { environment, source: origin.source, imported_at: origin.imported_at, ...kind.summary(document) };
   }
   const file = required(values, 'file');
+  return { environment, ...(await importFile(file, `a valid ${kind.noun}`, (text) => documents.import(environment, text, file))) };
+}
+
+/**
+ * Imports the file `--file` names with `run`: a file that cannot be read, or that `run`
+ * refuses as invalid (nothing imported), is a usage error (exit 2) listing each problem.
+ */
+export async function importFile<T>(file: string, what: string, run: (text: string) => Promise<T>): Promise<T> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -37,9 +45,9 @@ export async function runDocumentCommand<Doc>(
     throw new CliError(`--file ${file} cannot be read: ${(error as Error).message}`, 2);
   }
   try {
-    return { environment, ...(await documents.import(environment, text, file)) };
+    return await run(text);
   } catch (error) {
     if (!(error instanceof InvalidDocumentError)) throw error;
-    throw new CliError(`${file} is not a valid ${kind.noun}; nothing was imported (${error.problems.length} problem(s)):\n${error.problems.join('\n')}`, 2);
+    throw new CliError(`${file} is not ${what}; nothing was imported (${error.problems.length} problem(s)):\n${error.problems.join('\n')}`, 2);
   }
 }

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { InvalidDocumentError } from '../db/environment-documents.js';
 import { CliError, parseAction, required } from './command.js';
 import type { Command } from './command.js';
+import { importFile } from './document-commands.js';
 
 export const REFERENCE_DATA_USAGE = [
   '       pnpm admin reference-data import-locations --file <pharmacy-locations.json|.csv>',
@@ -24,20 +23,11 @@ export const referenceData: Command = async (services, rest) => {
   const locations = services.pharmacyLocations;
   if (action === 'show') return locations.summary();
   const file = required(values, 'file');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new CliError(`--file ${file} cannot be read: ${(error as Error).message}`, 2);
-  }
-  try {
-    if (action === 'import-locations') return await locations.importLocations(text, file);
-    if (action === 'import-inventory') return await locations.importInventory(text, file);
-    return await locations.importZipCentroids(text, file);
-  } catch (error) {
-    if (!(error instanceof InvalidDocumentError)) throw error;
-    throw new CliError(`${file} is not valid; nothing was imported (${error.problems.length} problem(s)):\n${error.problems.join('\n')}`, 2);
-  }
+  return importFile(file, 'valid', (text) => {
+    if (action === 'import-locations') return locations.importLocations(text, file);
+    if (action === 'import-inventory') return locations.importInventory(text, file);
+    return locations.importZipCentroids(text, file);
+  });
 };
 
 /** `coverage enable|disable|show --customer <id>`: whether the customer may use `GET /v1/pharmacy-coverage`. */
