@@ -9,12 +9,18 @@ export const environmentBaseUrls: Record<PharmacyEnvironment, string> = {
   production: 'https://api.pharmacy.example.com',
 };
 
-/** Where requests go: one of the spec's servers by name, or any base URL (not both). */
-export type ServerChoice = { baseUrl: string; environment?: never } | { environment: PharmacyEnvironment; baseUrl?: never };
+/**
+ * Where requests go: any base URL, or one of the spec's servers by name, not both. With
+ * neither, `local`: the self-hosted service as `pnpm start` runs it. The service is
+ * self-hosted, so that is the one server that exists wherever this client is installed;
+ * `sandbox` and `production` are the spec's names for a hosted deployment (on a self-hosted
+ * one, the API key, not the URL, selects sandbox or production records).
+ */
+export type ServerChoice = { baseUrl: string; environment?: never } | { environment?: PharmacyEnvironment; baseUrl?: never };
 
 /** The base URL of a choice; `caller` names the factory in the error of an unknown environment. */
 export function baseUrlOf(choice: ServerChoice, caller: string): string {
-  const baseUrl = choice.baseUrl ?? environmentBaseUrls[choice.environment!];
+  const baseUrl = choice.baseUrl ?? environmentBaseUrls[choice.environment ?? 'local'];
   if (!baseUrl) throw new Error(`${caller}: unknown environment ${String(choice.environment)}`);
   return baseUrl;
 }

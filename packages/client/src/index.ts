@@ -23,6 +23,8 @@ export {
   type ValidationErrorBody,
 } from './errors.js';
 export { createPlatformClient, type PlatformClientOptions } from './platform-client.js';
+/** The contract's generated types, to name a schema: `components['schemas']['Patient']`. */
+export type { components, paths } from '@pharmacy/contract';
 export type { Middleware } from 'openapi-fetch';
 export { idempotencyKeys, retryingFetch, type RetryOptions } from './retries.js';
 export {
@@ -56,7 +58,7 @@ export type PharmacyClientOptions = ServerChoice & {
 
 export type PharmacyClient = Client<paths>;
 
-export function createPharmacyClient(options: PharmacyClientOptions): PharmacyClient {
+export function createPharmacyClient(options: PharmacyClientOptions = {}): PharmacyClient {
   const baseUrl = baseUrlOf(options, 'createPharmacyClient');
   if (options.apiKey && options.bearerToken) throw new Error('createPharmacyClient: pass apiKey or bearerToken, not both');
   const fetchOnce = options.fetch ?? ((request: Request) => fetch(request));

@@ -105,6 +105,17 @@ describe('the pharmacy client', () => {
     expect(lastSeen().headers.authorization).toBe('ApiKey sk_test_1');
   });
 
+  it('sends to the local server when given neither a base URL nor an environment', async () => {
+    const requested: string[] = [];
+    const local = createPharmacyClient({ apiKey: 'sk_test_1', fetch: (request) => (requested.push(request.url), fetch(new Request(request.url.replace(environmentBaseUrls.local, origin), request))) });
+    const { data } = await local.GET('/v1/patient/{patient_token}', { params: { path: { patient_token: token } } });
+    expect(requested).toEqual([`http://localhost:3000/v1/patient/${token}`]);
+    expect(data?.patient_token).toBe(token);
+    expectTypeOf(createPharmacyClient).toBeCallableWith();
+    // @ts-expect-error: a base URL and an environment together are refused by the types
+    createPharmacyClient({ baseUrl: origin, environment: 'local' });
+  });
+
   it('serves the /api alias through the base URL', async () => {
     const { data } = await client({ apiKey: 'sk_test_1', baseUrl: `${origin}/api` }).PUT('/v1/patient', { body: jane });
     expect(lastSeen().url).toBe('/api/v1/patient');
