@@ -58,6 +58,17 @@ export class CustomerRepository {
     return (await this.db.selectFrom('oauth_clients').select('revoked_at').where('client_id', '=', clientId).executeTakeFirst())?.revoked_at ?? undefined;
   }
 
+  /** A customer's API keys as listings show them: by prefix, oldest first (the key itself is not stored). */
+  async listKeys(customerId: string): Promise<Pick<ApiKeysTable, 'key_prefix' | 'environment' | 'created_at' | 'revoked_at'>[]> {
+    return this.db
+      .selectFrom('api_keys')
+      .select(['key_prefix', 'environment', 'created_at', 'revoked_at'])
+      .where('customer_id', '=', customerId)
+      .orderBy('created_at')
+      .orderBy('key_prefix')
+      .execute();
+  }
+
   async listClients(customerId: string) {
     return this.db
       .selectFrom('oauth_clients')

@@ -66,4 +66,9 @@ export class CustomerService {
   exists(customerId: string): Promise<boolean> {
     return this.customers.exists(customerId);
   }
+
+  /** The customer's API keys by prefix (never whole: only their hashes are stored). */
+  apiKeys(customerId: string) {
+    return this.customers.listKeys(customerId);
+  }
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ownerOfRow } from '../db/ownership.js';
 import type { Transactor } from '../db/transactor.js';
 import type { DisabledEndpoint, EndpointAttempt, WebhookEndpointHealth } from '../webhook-endpoints/endpoint-health.js';
+import type { DeliveryAttemptRepository, DeliveryAttemptRow } from './delivery-attempt-repository.js';
 import type { ClaimedEvent, DeliveryOutcome, WebhookDeliveryRepository } from './webhook-delivery-repository.js';
 
 interface Waiting {
@@ -9,6 +10,8 @@ interface Waiting {
   outcome: DeliveryOutcome;
   /** The attempt made, when one was (its endpoint's health counts it). */
   attempt: EndpointAttempt | undefined;
+  /** The attempt's record (`webhook_delivery_attempts`), when one was made. */
+  record: DeliveryAttemptRow | undefined;
   done: (kept: boolean) => void;
   fail: (error: unknown) => void;
 }
@@ -16,7 +19,8 @@ interface Waiting {
 /**
  * Writes delivery outcomes together: those waiting go in one unit of work (one commit, which
  * the embedded database flushes once), with the attempts they count against their endpoints'
- * failure streaks; those arriving meanwhile go in the next.
+ * failure streaks and their records (one row per attempt, even when the claim had expired:
+ * the request was made); those arriving meanwhile go in the next.
  */
 export class DeliveryOutcomes {
   private waiting: Waiting[] = [];
@@ -26,13 +30,14 @@ export class DeliveryOutcomes {
     private readonly repository: WebhookDeliveryRepository,
     private readonly transactor: Transactor,
     private readonly health: WebhookEndpointHealth,
+    private readonly attempts: DeliveryAttemptRepository,
     private readonly log?: FastifyBaseLogger,
   ) {}
 
   /** Records an outcome and releases the event's claim; answers false when the claim had expired (the outcome is not kept). */
-  write(event: ClaimedEvent, outcome: DeliveryOutcome, attempt?: EndpointAttempt): Promise<boolean> {
+  write(event: ClaimedEvent, outcome: DeliveryOutcome, attempt?: EndpointAttempt, record?: DeliveryAttemptRow): Promise<boolean> {
     return new Promise<boolean>((done, fail) => {
-      this.waiting.push({ event, outcome, attempt, done, fail });
+      this.waiting.push({ event, outcome, attempt, record, done, fail });
       if (!this.writing) void this.writeWaiting();
     });
   }
@@ -46,6 +51,7 @@ export class DeliveryOutcomes {
           const { kept, disabled } = await this.transactor.run(async (trx) => {
             const kept: boolean[] = [];
             for (const { event, outcome } of batch) kept.push(await this.repository.finish(event.id, event.locked_until, outcome, trx));
+            await this.attempts.insert(batch.flatMap(({ record }) => (record ? [record] : [])), trx);
             const disabled: DisabledEndpoint[] = [];
             for (const [owner, attempts] of attemptsByEndpoint(batch)) {
               const notice = await this.health.record(owner, attempts, trx);

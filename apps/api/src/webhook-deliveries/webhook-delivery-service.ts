@@ -4,6 +4,8 @@ import { groupKey, type JobClaims } from '../db/job-claims.js';
 import { ownerOfRow } from '../db/ownership.js';
 import type { EndpointAttempt } from '../webhook-endpoints/endpoint-health.js';
 import type { DeliveryTarget, WebhookEndpointService } from '../webhook-endpoints/webhook-endpoint-service.js';
+import type { DeliveryAttemptRow } from './delivery-attempt-repository.js';
+import { attemptRow } from './delivery-attempts.js';
 import type { DeliveryOutcomes } from './delivery-outcomes.js';
 import { EndpointLanes } from './endpoint-lanes.js';
 import { DELIVERIES, ENDPOINT_COLUMNS, type ClaimedEvent, type DeliveryOutcome } from './webhook-delivery-repository.js';
@@ -12,10 +14,11 @@ import { now as clockNow, nowMs } from '../clock.js';
 /** How long past its longest possible wait and request a claim is kept before another worker may take the event again. */
 const LOCK_MARGIN_MS = 30_000;
 
-/** What came of a claimed event: the outcome to record, and the attempt when one was made. */
+/** What came of a claimed event: the outcome to record, and the attempt (with its record) when one was made. */
 interface Attempted {
   outcome: DeliveryOutcome;
   attempt?: EndpointAttempt;
+  record?: DeliveryAttemptRow;
 }
 
 /** A claimed event with its endpoint, read once per claim (a rotation applies from the next claim on). */
@@ -107,10 +110,10 @@ export class WebhookDeliveryService {
         this.startWaiting();
       };
       const delivery = this.attempt(item.event, item.target)
-        .then(({ outcome, attempt }) => {
+        .then(({ outcome, attempt, record }) => {
           // The request is over: its slot goes to the next waiting event while the outcome is written.
           requestEnded();
-          return this.finish(item.event, outcome, attempt);
+          return this.finish(item.event, outcome, attempt, record);
         })
         .catch((error: unknown) =>
           this.log?.error({ webhook_id: item.event.id, reqId: item.event.origin_request_id, err: { message: (error as Error)?.message } }, 'webhook delivery failed'),
@@ -148,7 +151,9 @@ export class WebhookDeliveryService {
         outcome: { delivery_status: 'failed', delivery_status_code: event.delivery_status_code, delivery_attempts: attempts, last_attempt_at: event.last_attempt_at, next_attempt_at: null },
       };
     }
+    const startedMs = performance.now();
     const result = await this.endpoints.send(owner, target, event.id, event.payload);
+    const durationMs = performance.now() - startedMs;
     const done = attempts + 1;
     const attemptedAt = clockNow().toISOString();
     const attempted = { delivery_status_code: result.statusCode, delivery_attempts: done, last_attempt_at: attemptedAt };
@@ -166,11 +171,12 @@ export class WebhookDeliveryService {
         'webhook attempt failed',
       );
     }
-    return { outcome, attempt: { succeeded: result.delivered, at: attemptedAt } };
+    const record = attemptRow({ owner, eventId: event.id, attempt: done, attemptedAt, durationMs, result });
+    return { outcome, attempt: { succeeded: result.delivered, at: attemptedAt }, record };
   }
 
-  private async finish(event: ClaimedEvent, outcome: DeliveryOutcome, attempt?: EndpointAttempt): Promise<void> {
-    const kept = await this.outcomes.write(event, outcome, attempt);
+  private async finish(event: ClaimedEvent, outcome: DeliveryOutcome, attempt?: EndpointAttempt, record?: DeliveryAttemptRow): Promise<void> {
+    const kept = await this.outcomes.write(event, outcome, attempt, record);
     if (!kept) this.log?.warn({ webhook_id: event.id, reqId: event.origin_request_id }, 'webhook claim expired before the attempt was recorded');
     if (outcome.next_attempt_at) this.wakeIn(Date.parse(outcome.next_attempt_at) - nowMs());
   }

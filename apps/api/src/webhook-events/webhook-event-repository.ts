@@ -80,4 +80,19 @@ export class WebhookEventRepository {
     const rows = await query.orderBy('timestamp').orderBy('sequence').limit(q.limit).execute();
     return rows.map((row) => ({ ...row, sequence: Number(row.sequence), timestamp: Number(row.timestamp) }));
   }
+
+  /** The owner's events newest first (the dashboard), before a position when given. */
+  async newestFirst(owner: Owner, before: FeedPosition | undefined, limit: number): Promise<FeedEventRow[]> {
+    let query = this.db
+      .selectFrom('events')
+      .select(['id', 'sequence', 'timestamp', 'payload', 'delivery_status', 'delivery_status_code', 'delivery_attempts', 'last_attempt_at', 'next_attempt_at'])
+      .where(whereOwned(owner));
+    if (before) {
+      query = query.where((eb) =>
+        eb.or([eb('timestamp', '<', before.timestamp), eb.and([eb('timestamp', '=', before.timestamp), eb('sequence', '<', before.sequence)])]),
+      );
+    }
+    const rows = await query.orderBy('timestamp', 'desc').orderBy('sequence', 'desc').limit(limit).execute();
+    return rows.map((row) => ({ ...row, sequence: Number(row.sequence), timestamp: Number(row.timestamp) }));
+  }
 }

@@ -72,6 +72,18 @@ export class WebhookEventService {
     return this.page(owner, params, errors, callbackType);
   }
 
+  /**
+   * The owner's most recent events, newest first (the dashboard): `limit` of them before the
+   * event `beforeId` when given, and the id to continue before (null on the last page). An
+   * id that is not one of the owner's events reads as the first page.
+   */
+  async recent(owner: Owner, beforeId: string | undefined, limit: number): Promise<{ results: Schemas['WebhookEventListItem'][]; before: string | null }> {
+    const before = beforeId === undefined ? undefined : await this.events.position(owner, beforeId);
+    const rows = await this.events.newestFirst(owner, before, limit + 1);
+    const results = rows.slice(0, limit);
+    return { results: results.map(presentFeedEvent), before: rows.length > limit ? results[results.length - 1]!.id : null };
+  }
+
   private async page(
     owner: Owner,
     params: EventFeedParams,
