@@ -15,6 +15,7 @@ import { presentConsult, presentConsultDetail } from './consult-presenter.js';
 import type { ConsultFilters, ConsultRepository, ConsultSort } from './consult-repository.js';
 import type { ConsultsTable } from './consult-tables.js';
 import { now as clockNow, nowMs } from '../clock.js';
+import { acceptedSimulation } from '../events/sandbox-simulation.js';
 
 type Schemas = components['schemas'];
 type ConsultCreate = Schemas['ConsultCreate'];
@@ -92,6 +93,7 @@ export class ConsultService {
 
   /** A new consult, booked at a slot of the schedule when it asks for an appointment. */
   async create(owner: Owner, body: ConsultCreate, requestId: string): Promise<Schemas['ConsultCreated']> {
+    const simulation = acceptedSimulation(owner, body.simulation);
     const index = await this.careTeams.index(owner.environment);
     const questionnaire = index.questionnaire(body.questionaire);
     if (!questionnaire) throw invalidField('questionaire', 'is not a questionnaire of the care team');
@@ -139,7 +141,7 @@ export class ConsultService {
         await this.consults.insert(uow.trx, booked, null);
       }
       await uow.emit(owner, consultEvent(booked));
-      await uow.started(owner, 'consult', consult.id);
+      await uow.started(owner, 'consult', consult.id, simulation);
       return booked.patient_token;
     });
     return { consult: consult.id, patient: { patient_token: patientToken }, patient_token: patientToken };

@@ -17,6 +17,7 @@ import { openOrderField, sealOrderField } from './diagnostic-sealed-fields.js';
 import { isKitSerial } from './kit-serials.js';
 import type { StoredResult } from './lab-results.js';
 import { resolveOrder, type IntakeLookups, type OrderCreate, type OrderRegistration } from './order-intake.js';
+import { acceptedSimulation } from '../events/sandbox-simulation.js';
 
 type Schemas = components['schemas'];
 
@@ -151,6 +152,7 @@ export class DiagnosticOrderService {
   }
 
   private async make(owner: Owner, body: OrderCreate | OrderRegistration, requestId: string, serial: string | null) {
+    const simulation = acceptedSimulation(owner, body.simulation);
     const resolved = await resolveOrder(owner, body, await this.catalogues.index(owner.environment), this.lookups);
     const id = randomUUID();
     const now = nowIso();
@@ -196,7 +198,7 @@ export class DiagnosticOrderService {
       this.units.run(requestId, async (uow) => {
         if (!(await this.orders.insert(uow.trx, order, panels))) throw serialInUse();
         await uow.emit(owner, milestoneEvent(order));
-        await uow.started(owner, 'diagnostic_order', id);
+        await uow.started(owner, 'diagnostic_order', id, simulation);
       }),
     );
     return presentOrder(order, this.secrets);

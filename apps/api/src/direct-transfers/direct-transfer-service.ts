@@ -9,6 +9,7 @@ import type { PatientService } from '../patients/patient-service.js';
 import type { PrescriberService } from '../prescribers/prescriber-service.js';
 import { nowIso, randomToken } from '../tokens.js';
 import type { DirectTransferRepository, DirectTransferRow } from './direct-transfer-repository.js';
+import { acceptedSimulation } from '../events/sandbox-simulation.js';
 
 type Schemas = components['schemas'];
 export type DirectTransferCreate = Schemas['DirectTransferCreate'];
@@ -44,6 +45,7 @@ export class DirectTransferService {
 
   /** Records the direct transfer `pending`, with its prescriber; answers the stored row. */
   async create(owner: Owner, input: DirectTransferCreate, requestId: string): Promise<DirectTransferRow> {
+    const simulation = acceptedSimulation(owner, input.simulation);
     const errors = dateErrors(input.prescription);
     if (!isThisPharmacy(input.transfer_to, this.pharmacy)) {
       errors.push({ key: 'transfer_to', message: 'does not match this pharmacy' });
@@ -69,7 +71,7 @@ export class DirectTransferService {
         updated_at: now,
       };
       await this.directTransfers.insert(row, uow.trx);
-      await uow.started(owner, 'direct_transfer', row.token);
+      await uow.started(owner, 'direct_transfer', row.token, simulation);
       return row;
     });
   }

@@ -2,6 +2,7 @@ import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { Transactor } from '../db/transactor.js';
 import { recordEvent, type NewEvent, type RecordedEvent } from './event-outbox.js';
+import type { SandboxSimulation } from './sandbox-simulation.js';
 
 /** Records whose lifecycle goes on after the unit of work that created them. */
 export type LifecycleSubject = 'transfer' | 'direct_transfer' | 'fill_request' | 'diagnostic_order' | 'consult' | 'same_day_delivery';
@@ -23,14 +24,17 @@ export interface UnitOfWork {
   readonly owners: readonly Owner[];
   /** Records an event of the owner in this unit of work. */
   emit(owner: Owner, event: NewEvent): Promise<void>;
-  /** A new record whose lifecycle goes on later (the sandbox's simulated pharmacy takes up sandbox records). */
-  started(owner: Owner, subject: LifecycleSubject, token: string): Promise<void>;
+  /**
+   * A new record whose lifecycle goes on later (the sandbox's simulated pharmacy takes up
+   * sandbox records), with the `simulation` its create sent, if any.
+   */
+  started(owner: Owner, subject: LifecycleSubject, token: string, simulation?: SandboxSimulation): Promise<void>;
 }
 
 /** What the composition root plugs into every unit of work. */
 interface UnitOfWorkHooks {
   /** Runs in the unit of work when a record's lifecycle starts. */
-  started?: (uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, token: string) => Promise<void>;
+  started?: (uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, token: string, simulation?: SandboxSimulation) => Promise<void>;
   /** Runs after a unit of work that recorded events has committed (so delivery starts at once). */
   committed?: (events: readonly RecordedEvent[]) => void;
 }
@@ -142,8 +146,8 @@ export class UnitsOfWork {
         events.push(await recordEvent(trx, owner, event, requestId));
         if (!owners.some((o) => o.customerId === owner.customerId && o.environment === owner.environment)) owners.push(owner);
       },
-      async started(owner, subject, token) {
-        await hooks.started?.(uow, owner, subject, token);
+      async started(owner, subject, token, simulation) {
+        await hooks.started?.(uow, owner, subject, token, simulation);
       },
     };
     return uow;

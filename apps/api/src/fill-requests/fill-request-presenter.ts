@@ -18,8 +18,10 @@ export function presentFillRequestReceipt({ row, scheduled }: CreatedFillRequest
 
 /** The request as submitted (stored payload) with its designed fields. */
 export function presentFillRequest({ row, copayRequestIds }: FillRequestRecord): Schemas['FillRequest'] {
+  // A held request's payload keeps its sandbox `simulation`, which is not part of the record.
+  const { simulation: _simulation, ...submitted } = JSON.parse(row.payload) as Omit<Schemas['FillRequest'], 'request_id' | 'status' | 'created_at' | 'copay_request_ids'> & { simulation?: unknown };
   return {
-    ...(JSON.parse(row.payload) as Omit<Schemas['FillRequest'], 'request_id' | 'status' | 'created_at' | 'copay_request_ids'>),
+    ...submitted,
     request_id: row.token,
     status: row.status as Schemas['FillRequestStatus'],
     created_at: row.created_at,

@@ -13,6 +13,7 @@ import type { ScheduledActions } from '../scheduled-fills/scheduled-actions.js';
 import { randomToken } from '../tokens.js';
 import type { CreatedAtOperator, FillRequestMedicationRow, FillRequestRepository, FillRequestRow } from './fill-request-repository.js';
 import { now as clockNow } from '../clock.js';
+import { acceptedSimulation } from '../events/sandbox-simulation.js';
 
 type Schemas = components['schemas'];
 export type FillRequestCreate = Schemas['FillRequestCreate'];
@@ -96,6 +97,7 @@ export class FillRequestService {
    * submits it on that date. Any refusal writes nothing.
    */
   async create(owner: Owner, input: FillRequestCreate, requestId: string): Promise<CreatedFillRequest> {
+    acceptedSimulation(owner, input.simulation);
     const now = clockNow();
     const checked = await this.check(owner, input, now);
     return this.units.run(requestId, async (uow) => {
@@ -169,7 +171,7 @@ export class FillRequestService {
     } else {
       await this.fillRequests.insert(row, fills, uow.trx);
     }
-    await uow.started(owner, 'fill_request', row.token);
+    await uow.started(owner, 'fill_request', row.token, input.simulation);
     const primaryPlan = input.patient_payment_type === 'insurance' ? planTokens[0] : undefined;
     if (primaryPlan) {
       await this.copayRequests.open(uow.trx, owner, { fillRequestToken: row.token, patientToken: checked.patientToken, insuranceToken: primaryPlan, createdAt }, fills);
@@ -187,7 +189,9 @@ export class FillRequestService {
   private newRow(owner: Owner, input: FillRequestCreate, patientToken: string, status: string, createdAt: string): FillRequestRow {
     const shippingMethod = input.shipping_method ?? 'usps_first';
     // Held requests keep card fields until submitted (then they become insurance records named by token).
-    const payload = { ...input, shipping_method: shippingMethod };
+    // A held request keeps its sandbox `simulation` until submitted (its schedule keeps it then).
+    const { simulation, ...body } = input;
+    const payload = { ...body, ...(status === 'scheduled' && simulation ? { simulation } : {}), shipping_method: shippingMethod };
     return {
       token: randomToken(),
       ...ownerColumns(owner),

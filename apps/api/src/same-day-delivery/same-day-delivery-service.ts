@@ -11,6 +11,7 @@ import type { PharmacyLocation, PharmacyLocationDirectory } from '../pharmacy-lo
 import type { PrescriptionService } from '../prescriptions/prescription-service.js';
 import { randomToken } from '../tokens.js';
 import type { SameDayDeliveryRepository, SameDayDeliveryRow } from './same-day-delivery-repository.js';
+import { acceptedSimulation } from '../events/sandbox-simulation.js';
 
 type Schemas = components['schemas'];
 export type SameDayDeliveryCreate = Schemas['SameDayDeliveryCreate'];
@@ -72,6 +73,7 @@ export class SameDayDeliveryService {
    * courier takes up a sandbox order).
    */
   async create(owner: Owner, input: SameDayDeliveryCreate, requestId: string): Promise<SameDayDeliveryRow> {
+    const simulation = acceptedSimulation(owner, input.simulation);
     const now = clockNow();
     const patient = await this.patients.get(owner, input.patient_token);
     const insuranceTokens = input.insurance_tokens ?? [];
@@ -116,7 +118,7 @@ export class SameDayDeliveryService {
         }
       }
       await this.deliveries.insert(row, uow.trx);
-      await uow.started(owner, 'same_day_delivery', row.token);
+      await uow.started(owner, 'same_day_delivery', row.token, simulation);
       return row;
     });
   }

@@ -1,3 +1,4 @@
+import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import { forbidden } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
@@ -5,6 +6,23 @@ import type { ElectronicPrescriptionReceived, PrescriptionInput, PrescriptionInt
 import { SANDBOX_PRESCRIPTION_DEFAULTS } from './sandbox-prescriptions.js';
 
 const SANDBOX_ONLY = 'This operation is available in the sandbox only.';
+
+type NewRx = components['schemas']['PatientSimulationNewRx'];
+
+/** A new patient's `simulation.newRx` object as prescription fields (the omitted ones keep the sandbox's defaults). */
+function newRxFields(newRx: NewRx): Partial<PrescriptionInput> {
+  const name = newRx.prescribed_written_name ?? newRx.prescribed_brand_name ?? newRx.prescribed_generic_name;
+  const fields: Partial<PrescriptionInput> = {
+    medication_name: name,
+    medication_sig: newRx.medication_sig,
+    prescriber: newRx.prescriber,
+    days_supply: newRx.days_supply,
+    refills: newRx.number_of_refills_allowed,
+    prescribed_ndc: newRx.prescribed_ndc,
+    quantity: newRx.prescribed_quantity,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
 
 /**
  * The prescriber's system, played by the sandbox (`POST /v1/sandbox/electronic_prescriptions`):
@@ -21,5 +39,11 @@ export class SandboxPrescriber {
     if (owner.environment !== 'sandbox') throw forbidden(SANDBOX_ONLY);
     const prescription = { ...SANDBOX_PRESCRIPTION_DEFAULTS, ...fields };
     return this.units.run(requestId, (uow) => this.intake.receiveElectronic(uow, owner, patientToken, prescription));
+  }
+
+  /** A new sandbox patient's `simulation.newRx`: `true` sends the default prescription, an object the one it describes, `false` none. */
+  async sendNewRx(owner: Owner, patientToken: string, newRx: boolean | NewRx, requestId: string): Promise<void> {
+    if (newRx === false) return;
+    await this.send(owner, patientToken, newRx === true ? {} : newRxFields(newRx), requestId);
   }
 }

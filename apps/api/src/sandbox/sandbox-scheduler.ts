@@ -1,5 +1,6 @@
 import type { Owner } from '../auth/principal.js';
 import { ownerColumns } from '../db/ownership.js';
+import type { SandboxSimulation } from '../events/sandbox-simulation.js';
 import type { LifecycleSubject, UnitOfWork } from '../events/unit-of-work.js';
 import { nowIso, randomToken } from '../tokens.js';
 
@@ -7,12 +8,14 @@ import { nowIso, randomToken } from '../tokens.js';
  * Schedules the sandbox's simulated pharmacy to carry a new transfer request, direct
  * transfer or fill request through its lifecycle. It runs in the unit of work that creates
  * the subject (the units of work call it when a lifecycle starts), so the schedule exists
- * exactly when the subject does. Production records are left to pharmacy staff.
+ * exactly when the subject does, with the `simulation` the create sent (kept as JSON, so
+ * every later step plays the outcome it asked for). Production records are left to
+ * pharmacy staff.
  */
 export class SandboxScheduler {
   constructor(private readonly stepDelayMs: number) {}
 
-  async schedule(uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, subjectToken: string): Promise<void> {
+  async schedule(uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, subjectToken: string, simulation?: SandboxSimulation): Promise<void> {
     if (owner.environment !== 'sandbox') return;
     const now = nowIso();
     await uow.trx
@@ -28,6 +31,7 @@ export class SandboxScheduler {
         state: 'scheduled',
         last_error: null,
         origin_request_id: uow.requestId,
+        simulation: simulation === undefined ? null : JSON.stringify(simulation),
         created_at: now,
         updated_at: now,
       })

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import { updatedOneRow } from '../db/database.js';
 import type { JobClaims, JobTable } from '../db/job-claims.js';
 import { LifecycleError } from '../errors.js';
+import type { SandboxSimulation } from '../events/sandbox-simulation.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import { nowIso } from '../tokens.js';
 import type { SandboxScripts } from './sandbox-script.js';
@@ -59,7 +60,8 @@ export class SandboxSimulator {
         if (!updatedOneRow(advanced)) return 'skipped' as const;
         const script = this.scripts[step.subject];
         if (!script) throw new LifecycleError('INVALID', `Unknown sandbox subject ${String(step.subject)}.`);
-        const next = await script(uow, step.subject_token, step.step);
+        const simulation = step.simulation === null ? undefined : (JSON.parse(step.simulation) as SandboxSimulation);
+        const next = await script(uow, step.subject_token, step.step, simulation);
         await uow.trx
           .updateTable('sandbox_steps')
           .set(

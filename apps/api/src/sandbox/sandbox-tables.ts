@@ -24,6 +24,8 @@ export interface SandboxStepsTable extends Owned {
   last_error: string | null;
   /** The request that created the subject (an API request's id, `x-request-id`): each step logs it and its events carry it. */
   origin_request_id: string | null;
+  /** The `simulation` object the create sent (JSON), which forces the lifecycle's outcome; null without one. */
+  simulation: string | null;
   created_at: string;
   updated_at: string;
 }

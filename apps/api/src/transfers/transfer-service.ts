@@ -1,7 +1,7 @@
 import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import { ownerColumns, visibleTo } from '../db/ownership.js';
-import { notFound } from '../errors.js';
+import { invalidField, notFound } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import type { PatientService } from '../patients/patient-service.js';
 import type { PrescriptionService } from '../prescriptions/prescription-service.js';
@@ -14,6 +14,7 @@ import {
   type TransferRepository,
   type TransferRow,
 } from './transfer-repository.js';
+import { acceptedSimulation } from '../events/sandbox-simulation.js';
 
 /** The create body, as the route validated it against the spec. */
 export type TransferRequestCreate = components['schemas']['TransferRequestCreate'];
@@ -43,6 +44,8 @@ export class TransferService {
   ) {}
 
   async create(owner: Owner, input: TransferRequestCreate, requestId: string): Promise<TransferWithMedications> {
+    const simulation = acceptedSimulation(owner, input.simulation);
+    if (simulation?.error_code !== undefined && simulation.outcome !== 'reject') throw invalidField('simulation.error_code', 'is not allowed');
     const patient = await this.patients.get(owner, input.patient_token);
     const now = nowIso();
     const transfer: TransferRow = {
@@ -68,7 +71,7 @@ export class TransferService {
     const medications = (input.medications ?? []).map((name, position) => newTransferMedication(transfer.token, position, name, now));
     await this.units.run(requestId, async (uow) => {
       await this.transfers.insert(transfer, medications, uow.trx);
-      await uow.started(owner, 'transfer', transfer.token);
+      await uow.started(owner, 'transfer', transfer.token, simulation);
     });
     return { transfer, medications };
   }

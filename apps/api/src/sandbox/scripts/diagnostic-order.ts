@@ -26,14 +26,14 @@ const TO_LAB: Step[] = [
 /**
  * A lab order (its `ORDER_SUCCESS` was recorded when it was made): the kit ships to the
  * patient and the sample back to the lab, then the lab accesses the kit and releases
- * normal results; or, with a marker in `custom_data_1..3`, results out of range
+ * normal results; or, as the create's `simulation` (or a deprecated marker in `custom_data_1..3`) asks, results out of range
  * (`sandbox:abnormal`), or a rejection once the sample reached the lab
  * (`sandbox:reject`, `sandbox:reject:fixable`).
  */
 export function diagnosticOrderScript(lab: DiagnosticLifecycle): SandboxScript {
-  return async (uow, id, index) => {
+  return async (uow, id, index, simulation) => {
     const order = await lab.find(uow, id);
-    const trigger = labTrigger(order.custom_data_1, order.custom_data_2, order.custom_data_3);
+    const trigger = labTrigger(simulation, order.custom_data_1, order.custom_data_2, order.custom_data_3);
     const rejected = trigger === 'reject' || trigger === 'reject_fixable';
     const last: Step = rejected
       ? (l, u, i) => l.reject(u, i, { reason: 'The sample could not be processed (sandbox:reject).', fixable: trigger === 'reject_fixable' })

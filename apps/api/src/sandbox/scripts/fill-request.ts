@@ -5,12 +5,13 @@ import { fillTrigger } from '../sandbox-triggers.js';
 
 /**
  * A fill request: dispensed (`ORDER`), then shipped (`SHIPMENT` IN_TRANSIT, OUT_FOR_DELIVERY,
- * DELIVERED), unless a marker holds it (triage), refuses it (error) or returns it.
+ * DELIVERED), unless the create's `simulation` (or a deprecated marker) holds it (triage),
+ * refuses it (error) or returns it.
  */
 export function fillRequestScript(fills: FillLifecycle): SandboxScript {
-  return async (uow, token, index) => {
+  return async (uow, token, index, simulation) => {
     const request = await fills.find(uow, token);
-    const trigger = fillTrigger(request.metadata);
+    const trigger = fillTrigger(simulation, request.metadata);
     if (index === 0) {
       if (trigger === 'triage') {
         await fills.triage(uow, token, 'A pharmacist is reviewing the order (sandbox:triage).');

@@ -1,32 +1,17 @@
 import { nowMs } from '../../clock.js';
 import type { SameDayDeliveryLifecycle } from '../../same-day-delivery/same-day-delivery-lifecycle.js';
 import type { SandboxScript } from '../sandbox-script.js';
-
-/**
- * Forced outcomes of a sandbox same-day delivery order: markers in `metadata` or
- * `delivery_instruction` (documented in the spec's `x-sandbox-triggers`).
- * `sandbox:canceled` → CANCELED before a courier is booked; `sandbox:failed` → collected,
- * then FAILED; `sandbox:incomplete` → collected, then delivered INCOMPLETE; none → DELIVERED.
- */
-type SameDayTrigger = 'deliver' | 'canceled' | 'failed' | 'incomplete';
-
-export function sameDayTrigger(...texts: (string | null | undefined)[]): SameDayTrigger {
-  const text = texts.filter(Boolean).join('\n');
-  if (text.includes('sandbox:canceled')) return 'canceled';
-  if (text.includes('sandbox:failed')) return 'failed';
-  if (text.includes('sandbox:incomplete')) return 'incomplete';
-  return 'deliver';
-}
+import { sameDayTrigger } from '../sandbox-triggers.js';
 
 /**
  * The simulated courier: books itself (`AWAITING_PICKUP`), collects the order
- * (`IN_TRANSIT`) and delivers it (`DELIVERED`), unless a marker cancels it, fails it or
+ * (`IN_TRANSIT`) and delivers it (`DELIVERED`), unless the create's `simulation` (or a deprecated marker) cancels it, fails it or
  * has it delivered incomplete.
  */
 export function sameDayDeliveryScript(deliveries: SameDayDeliveryLifecycle): SandboxScript {
-  return async (uow, token, index) => {
+  return async (uow, token, index, simulation) => {
     const order = await deliveries.find(uow, token);
-    const trigger = sameDayTrigger(order.metadata, order.delivery_instruction);
+    const trigger = sameDayTrigger(simulation, order.metadata, order.delivery_instruction);
     const eta = (minutes: number) => new Date(nowMs() + minutes * 60_000).toISOString();
     if (index === 0) {
       if (trigger === 'canceled') {

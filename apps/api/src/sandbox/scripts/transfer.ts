@@ -24,12 +24,12 @@ function transferredPrescription(medicationName: string): PrescriptionInput & { 
 /**
  * A transfer request: the other party is contacted (`TRANSFER_CONTACT`), then every
  * requested medication is transferred (`NOTIFY_RX` each, `TRANSFER` success), unless a
- * marker forces a rejection or a failed contact (`TRANSFER` error).
+ * `simulation` (or a deprecated marker) forces a rejection or a failed contact (`TRANSFER` error).
  */
 export function transferScript(transfers: TransferLifecycle): SandboxScript {
-  return async (uow, token, index) => {
+  return async (uow, token, index, simulation) => {
     const { transfer, medications } = await transfers.find(uow, token);
-    const trigger = transferTrigger(transfer.notes, transfer.metadata);
+    const trigger = transferTrigger(simulation, transfer.notes, transfer.metadata);
     if (index === 0) {
       const method = transfer.pharmacy_fax || transfer.prescriber_fax ? 'fax' : 'phone';
       await transfers.contact(uow, token, {
