@@ -42,6 +42,7 @@ const REASONS: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   409: 'Conflict',
   408: 'Request Timeout',
   413: 'Payload Too Large',
@@ -93,6 +94,9 @@ export function existing<Row>(row: Row | undefined, what: string): Row {
   return row;
 }
 
+/** The realm every `WWW-Authenticate` challenge names. */
+export const REALM = 'pharmacy';
+
 function withMessage(statusCode: number, message: string, error = reasonPhrase(statusCode)): HttpError {
   return new HttpError(statusCode, { statusCode, error, message });
 }
@@ -117,9 +121,9 @@ export function notOwner(message: string): HttpError {
   return withMessage(400, message, 'Unauthorized');
 }
 
-/** 401 for a missing or invalid API key (seed 5.1.2, exact body). */
+/** 401 for a missing or invalid API key (seed 5.1.2, exact body), naming the scheme expected (RFC 9110 §11.6.1). */
 export function invalidApiKey(): HttpError {
-  return withMessage(401, 'Please Send a Valid Api-Key');
+  return new HttpError(401, { statusCode: 401, error: 'Unauthorized', message: 'Please Send a Valid Api-Key' }, { 'www-authenticate': `ApiKey realm="${REALM}"` });
 }
 
 export function forbidden(message: string): HttpError {
@@ -128,6 +132,18 @@ export function forbidden(message: string): HttpError {
 
 export function notFound(message = 'Resource Not Found.'): HttpError {
   return withMessage(404, message);
+}
+
+/**
+ * 405 for a method the path does not serve; `Allow` lists those it does (RFC 9110 §15.5.6).
+ * The methods are the spec's, so the answer reveals nothing the interface document does not.
+ */
+export function methodNotAllowed(method: string, allowed: readonly string[]): HttpError {
+  return new HttpError(
+    405,
+    { statusCode: 405, error: 'Method Not Allowed', message: `${method} is not allowed on this path; it answers ${allowed.join(', ')}.` },
+    { allow: allowed.join(', ') },
+  );
 }
 
 /** 409 for a request the record's state does not allow now (a disabled webhook endpoint...). */
@@ -201,8 +217,6 @@ export function internalError(): HttpError {
   return withMessage(500, 'An internal server error occurred.');
 }
 
-/** The realm every `WWW-Authenticate` challenge names. */
-const REALM = 'pharmacy';
 
 /**
  * 403 for a caller whose access token lacks a scope the operation requires, with the

@@ -17,4 +17,10 @@ export interface SecurityScheme {
   authenticate(request: FastifyRequest): Promise<Principal | null>;
   /** The 401 answered when no scheme of the operation found credentials in the request. */
   missing(): HttpError;
+  /**
+   * This scheme's challenge in a 401's `WWW-Authenticate` (`ApiKey realm="pharmacy"`), so a
+   * caller refused by an operation that takes several schemes learns each; none for a
+   * scheme that is not HTTP authentication (`x-tenant-id`).
+   */
+  readonly challenge?: string;
 }

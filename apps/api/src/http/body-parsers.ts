@@ -8,7 +8,7 @@ declare module 'fastify' {
   }
 }
 import { parse as parseForm } from 'qs';
-import { badRequest, bodyTooDeep, bodyTooWide } from '../errors.js';
+import { badRequest, bodyTooDeep, bodyTooWide, validationFailed, type HttpError } from '../errors.js';
 
 /** How much structure a body may have before the schema ever sees it (BODY_MAX_DEPTH, BODY_MAX_MEMBERS). */
 export interface BodyShapeLimits {
@@ -74,6 +74,27 @@ function refuseProtoKeys(key: string, value: unknown): unknown {
   return value;
 }
 
+/** Whether a text is a JSON object or array (measured first, like every JSON body). */
+function isJsonStructure(text: string, limits: Pick<BodyShapeLimits, 'maxDepth' | 'maxMembers'>): boolean {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return false;
+  try {
+    checkJsonShape(trimmed, limits);
+    const value: unknown = JSON.parse(trimmed, refuseProtoKeys);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A JSON document sent as form data, as `curl -d '{...}'` sends it without a Content-Type.
+ * Read as a form, it would answer `is required` for every field and refuse the JSON as a key.
+ */
+function jsonSentAsForm(): HttpError {
+  return validationFailed([{ key: 'body', message: 'looks like JSON sent as form data: send Content-Type: application/json' }]);
+}
+
 /**
  * The body parsers: JSON, measured before it is parsed, and form data (qs, bracket nesting
  * `prescriber[first_name]=...` to 5 levels; at most `maxMembers` parameters, and items in an array). Nothing else
@@ -99,8 +120,10 @@ export async function registerBodyParsers(app: FastifyInstance, limits: BodyShap
   await app.register(formbody, {
     bodyLimit: limits.bodyLimit,
     parser: (body) => {
+      if (isJsonStructure(body, limits)) throw jsonSentAsForm();
+      let parsed: Record<string, unknown>;
       try {
-        return parseForm(body, {
+        parsed = parseForm(body, {
           depth: 5,
           arrayLimit: limits.maxMembers,
           parameterLimit: limits.maxMembers,
@@ -111,6 +134,10 @@ export async function registerBodyParsers(app: FastifyInstance, limits: BodyShap
         if (error instanceof RangeError) throw bodyTooWide(limits.maxMembers);
         throw error;
       }
+      // The same JSON percent-encoded: one key that is JSON, with no value.
+      const keys = Object.keys(parsed);
+      if (keys.length === 1 && parsed[keys[0]!] === '' && isJsonStructure(keys[0]!, limits)) throw jsonSentAsForm();
+      return parsed;
     },
   });
 }

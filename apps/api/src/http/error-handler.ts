@@ -6,6 +6,7 @@ import {
   badRequest,
   headersTooLarge,
   internalError,
+  methodNotAllowed,
   notFound,
   payloadTooLarge,
   reasonPhrase,
@@ -70,9 +71,49 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown)
   return reply.send(errorBody(httpError, request.id));
 }
 
+/** A route's URL as the router reads it (`/v1/patient/:patient_token`), as a pattern over request paths. */
+function pathPattern(url: string): RegExp {
+  const segments = url.split('/').map((segment) => {
+    if (segment.startsWith(':')) return '[^/]+';
+    if (segment === '*') return '.*';
+    return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  });
+  return new RegExp(`^${segments.join('/')}/?$`);
+}
+
+/**
+ * The methods each registered path serves, collected as routes are registered (so it
+ * knows every route, the operations' and the others'): for a `405` with `Allow` when a
+ * path is known but not the method. HEAD is served wherever GET is (Fastify answers it).
+ */
+function methodsByPath(app: FastifyInstance): (path: string) => string[] {
+  const paths = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  app.addHook('onRoute', (route) => {
+    const entry = paths.get(route.url) ?? { pattern: pathPattern(route.url), methods: new Set<string>() };
+    for (const method of [route.method].flat()) {
+      entry.methods.add(method.toUpperCase());
+      if (method.toUpperCase() === 'GET') entry.methods.add('HEAD');
+    }
+    paths.set(route.url, entry);
+  });
+  return (path) => {
+    const methods = new Set<string>();
+    for (const { pattern, methods: served } of paths.values()) if (pattern.test(path)) served.forEach((m) => methods.add(m));
+    return [...methods].sort();
+  };
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
+  const allowedMethods = methodsByPath(app);
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, notFound()));
+  // A known path with a method it does not serve answers 405 and `Allow`; an unknown path 404.
+  // Neither authenticates: the methods of a path are in the public interface document, so
+  // the 405 reveals nothing a caller without credentials could not read there, and a caller
+  // with a mistyped method learns it before fixing its key.
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = allowedMethods(request.url.split('?')[0]!);
+    sendError(request, reply, allowed.length > 0 ? methodNotAllowed(request.method, allowed) : notFound());
+  });
 }
 
 /**

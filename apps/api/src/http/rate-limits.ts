@@ -30,6 +30,8 @@ declare module 'fastify' {
     operationId?: string;
     /** Whether the route authenticates its caller (its operation has security requirements). */
     authenticates?: boolean;
+    /** An operator's probe (`/health/...`): never counted, so a busy prober cannot make an instance look unhealthy. */
+    probe?: boolean;
   }
 }
 
@@ -93,6 +95,7 @@ export async function installRateLimits(app: FastifyInstance, config: RateLimitC
 
   return {
     async onRequest(request, reply) {
+      if (request.routeOptions.config.probe) return;
       if (!request.routeOptions.config.authenticates) {
         const count = await anonymous(request);
         announce(reply, count);

@@ -12,6 +12,7 @@ import { createValidatorCompiler, trimStrings, type Validator, type ValidatorCom
 import { answerOnce, fingerprintOf, IDEMPOTENCY_KEY } from './idempotency.js';
 import { securityHook } from './security.js';
 import { auditCalls, type AuditedCall } from './audited.js';
+import { deprecationHeaders } from './deprecation-headers.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -177,6 +178,15 @@ export function registerOperations(
         }
       : (request: FastifyRequest, reply: FastifyReply) => answer(request, reply, { path: undefined, query: undefined, body: undefined });
 
+    // A deprecated operation says so on every answer, its errors and refusals included (spec/VERSIONING.md).
+    const deprecation = deprecationHeaders(route);
+    const onSend = deprecation
+      ? async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+          reply.headers(deprecation);
+          return payload;
+        }
+      : undefined;
+
     for (const url of servedPaths(route.path)) {
       app.route({
         method: route.method as 'GET',
@@ -184,6 +194,7 @@ export function registerOperations(
         schema: { response: responseSchemas(route) },
         config: { operationId: route.operationId, authenticates: route.security.length > 0, errorShape: route.errorShape, bodyOptional: !route.body?.required },
         ...(onRequest ? { onRequest } : {}),
+        ...(onSend ? { onSend } : {}),
         handler: serve,
       });
     }

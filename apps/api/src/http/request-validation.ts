@@ -5,10 +5,13 @@ import type { JsonSchema } from './json-schema.js';
 
 /**
  * Request validation from the spec's own schemas, with failures worded as the seed words
- * them (`is required`, `is not allowed to be empty`, `is not allowed`).
+ * them (`is required`, `is not allowed to be empty`, `is not allowed`), and every other
+ * failure naming what is expected: the spec's `x-expected` words for a patterned schema
+ * (`must be a date as YYYYMMDD`), the allowed values of an enum. `verbose` gives each error
+ * its schema, where those words are read.
  */
 function makeAjv(coerceTypes: boolean | 'array', contract: JsonSchema): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults: false });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults: false, verbose: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   ajv.addSchema(contract);
   return ajv;
@@ -62,8 +65,37 @@ const TYPE_NAMES: Record<string, string> = {
   null: 'null',
 };
 
-function describe(error: ErrorObject, data: unknown): ValidationErrorItem {
+/** The keywords whose failure means "not of the expected form": one `must be <x-expected>` answers any of them. */
+const FORM_KEYWORDS = new Set(['pattern', 'format', 'minLength', 'maxLength']);
+
+/** The spec's words for the form a failing schema expects (`x-expected`), if it has them. */
+function expectedOf(error: ErrorObject): string | undefined {
+  const expected = (error.parentSchema as Record<string, unknown> | undefined)?.['x-expected'];
+  return typeof expected === 'string' && expected !== '' ? expected : undefined;
+}
+
+/** An enum listed whole while it fits a short message; a long one (138 species) by its first values and its name. */
+const ENUM_LISTED_MAX_CHARS = 400;
+const ENUM_SAMPLE = 10;
+
+function enumMessage(allowed: unknown[], schema: Record<string, unknown> | undefined): string {
+  const values = allowed.map((v) => (v === null ? 'null' : String(v)));
+  const all = values.join(', ');
+  if (all.length <= ENUM_LISTED_MAX_CHARS) return `must be one of [${all}]`;
+  const title = typeof schema?.title === 'string' ? `: see ${schema.title} in the API reference` : '';
+  return `must be one of [${values.slice(0, ENUM_SAMPLE).join(', ')}, ...] (${values.length} values${title})`;
+}
+
+/**
+ * `expected`: the form the value at each key is expected to have, when one of its failures
+ * has `x-expected` words: a value that breaks both a length and a pattern hears one message.
+ */
+function describe(error: ErrorObject, data: unknown, expected: ReadonlyMap<string, string>): ValidationErrorItem {
   const p = error.params as Record<string, any>;
+  if (FORM_KEYWORDS.has(error.keyword) && valueAt(data, error.instancePath) !== '') {
+    const form = expected.get(keyOf(error));
+    if (form) return { key: keyOf(error), message: `must be ${form}` };
+  }
   switch (error.keyword) {
     case 'required':
       return { key: keyOf(error, p.missingProperty), message: 'is required' };
@@ -81,13 +113,8 @@ function describe(error: ErrorObject, data: unknown): ValidationErrorItem {
       return valueAt(data, error.instancePath) === ''
         ? { key: keyOf(error), message: 'is not allowed to be empty' }
         : { key: keyOf(error), message: `fails to match the required pattern: /${p.pattern}/` };
-    case 'enum': {
-      const allowed = (p.allowedValues as unknown[]) ?? [];
-      return {
-        key: keyOf(error),
-        message: allowed.length <= 12 ? `must be one of [${allowed.join(', ')}]` : 'must be one of the allowed values',
-      };
-    }
+    case 'enum':
+      return { key: keyOf(error), message: enumMessage((p.allowedValues as unknown[]) ?? [], error.parentSchema as Record<string, unknown>) };
     case 'const':
       return { key: keyOf(error), message: `must be [${String(p.allowedValue)}]` };
     case 'type': {
@@ -136,6 +163,39 @@ function closestBranches(errors: ErrorObject[]): ErrorObject[] {
   return kept;
 }
 
+/** A branch of `anyOf`/`oneOf` that is a set of fields to send together (`required: [a, b]`), as written. */
+function requiredSet(branch: unknown): string[] | undefined {
+  const required = (branch as { required?: unknown } | null)?.required;
+  return Array.isArray(required) && required.length > 0 && required.every((r) => typeof r === 'string') ? required : undefined;
+}
+
+/**
+ * Alternatives of required fields (`anyOf: [{required: [a, b]}, {required: [c, d]}]`) of which
+ * the caller sent no field at all: instead of "is required" for every field of every alternative, one
+ * item on the object, Joi's `must contain at least one of [...]`, naming each alternative
+ * (`a with b`). Answers, for each such failed choice, the branch errors it replaces.
+ */
+function requiredAlternatives(errors: ErrorObject[], data: unknown): Map<ErrorObject, { item: ValidationErrorItem; replaced: Set<ErrorObject> }> {
+  const found = new Map<ErrorObject, { item: ValidationErrorItem; replaced: Set<ErrorObject> }>();
+  for (const choice of errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')) {
+    const branches = Array.isArray(choice.schema) ? (choice.schema as unknown[]).map(requiredSet) : [];
+    if (branches.length < 2 || branches.some((b) => b === undefined)) continue;
+    // A caller who sent part of an alternative hears which fields complete it, as before.
+    const object = valueAt(data, choice.instancePath);
+    if (object && typeof object === 'object' && (branches as string[][]).flat().some((field) => Object.hasOwn(object, field))) continue;
+    const prefix = `${choice.schemaPath}/`;
+    const inside = errors.filter((e) => e.schemaPath.startsWith(prefix));
+    const failedBranches = new Set(inside.map((e) => e.schemaPath.slice(prefix.length).split('/')[0]));
+    if (failedBranches.size < 2 || !inside.every((e) => e.keyword === 'required' && e.instancePath === choice.instancePath)) continue;
+    const alternatives = (branches as string[][]).map((fields) => fields.join(' with '));
+    found.set(choice, {
+      item: { key: keyOf(choice), message: `must contain at least one of [${alternatives.join(', ')}]` },
+      replaced: new Set(inside),
+    });
+  }
+  return found;
+}
+
 /** The most items a 400 lists (`BadRequestError.validation_errors` has `maxItems: 100`). */
 const MAX_VALIDATION_ERRORS = 100;
 
@@ -143,12 +203,20 @@ const MAX_VALIDATION_ERRORS = 100;
 function describeErrors(allErrors: ErrorObject[], data: unknown): ValidationErrorItem[] {
   const items = new Map<string, ValidationErrorItem>();
   const errors = closestBranches(allErrors);
+  const expected = new Map<string, string>();
+  for (const error of errors) {
+    const form = FORM_KEYWORDS.has(error.keyword) ? expectedOf(error) : undefined;
+    if (form && !expected.has(keyOf(error))) expected.set(keyOf(error), form);
+  }
+  // From every branch's errors, before the closest are kept: a caller who sent none hears of every alternative.
+  const replacedBy = new Map<ErrorObject, ValidationErrorItem>();
+  for (const { item, replaced } of requiredAlternatives(allErrors, data).values()) replaced.forEach((e) => replacedBy.set(e, item));
   for (const error of errors) {
     if (['anyOf', 'oneOf', 'allOf', 'if', 'not'].includes(error.keyword)) continue;
-    const item = describe(error, data);
+    const item = replacedBy.get(error) ?? describe(error, data, expected);
     if (!items.has(item.key)) items.set(item.key, item);
   }
-  if (items.size === 0 && errors[0]) items.set('body', describe(errors[0], data));
+  if (items.size === 0 && errors[0]) items.set('body', describe(errors[0], data, expected));
   return [...items.values()].slice(0, MAX_VALIDATION_ERRORS);
 }
 

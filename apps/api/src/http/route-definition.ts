@@ -31,4 +31,10 @@ export interface RouteDefinition<Id extends string = string> {
   audit?: { action: 'read' | 'write'; recordIds: string[][] };
   /** Present when the operation's errors are answered in a shape of their own (`x-error-shape`): `oauth` (RFC 6749 §5.2), `auto-refill` and `scheduled` (the real platform's envelopes of those operations). */
   errorShape?: 'oauth' | 'auto-refill' | 'scheduled';
+  /**
+   * Present when the operation is deprecated (`deprecated: true` with `x-deprecated-at` and
+   * `x-sunset`, `YYYY-MM-DD`): every answer carries `Deprecation` and `Sunset` headers
+   * (http/deprecation-headers.ts, spec/VERSIONING.md).
+   */
+  deprecation?: { deprecatedAt: string; sunset: string };
 }

@@ -33,6 +33,25 @@ function missingScope(principal: Principal, scopes: readonly string[]): string |
 }
 
 /**
+ * A 401 that names every HTTP scheme the operation accepts in `WWW-Authenticate` (RFC 9110
+ * §11.6.1), in the spec's order: the refusing scheme's own challenge (with its
+ * `error="invalid_token"`) where it has one, each other scheme's plain one. The body stays
+ * the refusing scheme's.
+ */
+function withChallenges(error: HttpError, schemes: readonly SecurityScheme[]): HttpError {
+  const own = error.headers['www-authenticate'];
+  const ownScheme = own?.split(' ')[0]?.toLowerCase();
+  const challenges = new Set<string>();
+  for (const { challenge } of schemes) {
+    if (!challenge) continue;
+    challenges.add(own && challenge.split(' ')[0]!.toLowerCase() === ownScheme ? own : challenge);
+  }
+  if (own) challenges.add(own);
+  const value = [...challenges].join(', ');
+  return value && value !== own ? new HttpError(error.statusCode, error.body, { ...error.headers, 'www-authenticate': value }) : error;
+}
+
+/**
  * The onRequest hook of an operation (run before the body is read) from its security
  * requirements and the registry of schemes. The entries are alternatives, tried in the
  * spec's order: the first registered scheme that finds credentials in the request decides,
@@ -63,6 +82,7 @@ export function securityHook(
     registered.set(scheme, entry);
   }
   const tried = [...registered.values()];
+  const challengers = [...new Set(tried.map(({ scheme }) => scheme))];
   if (tried.length === 0) {
     const unsupported = all[0]!.scheme;
     return async () => {
@@ -81,8 +101,9 @@ export function securityHook(
     try {
       found = await authenticate(request);
     } catch (error) {
-      if (error instanceof HttpError && error.statusCode === 401) await limits.authenticationFailed(request, reply);
-      throw error;
+      if (!(error instanceof HttpError && error.statusCode === 401)) throw error;
+      await limits.authenticationFailed(request, reply);
+      throw withChallenges(error, challengers);
     }
     const { principal, scopeSets } = found;
     // Counted before its scopes are checked: a caller's refused requests count toward its limit too.

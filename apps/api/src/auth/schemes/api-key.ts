@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyAuthenticator } from '../../customers/api-keys.js';
-import { invalidApiKey, type HttpError } from '../../errors.js';
+import { invalidApiKey, REALM, type HttpError } from '../../errors.js';
 import type { ApiKeyCaller } from '../principal.js';
 import type { SecurityScheme } from '../security-scheme.js';
 
@@ -11,6 +11,8 @@ import type { SecurityScheme } from '../security-scheme.js';
  * key answers the source's exact 401 body.
  */
 export class ApiKeyScheme implements SecurityScheme {
+  readonly challenge = `ApiKey realm="${REALM}"`;
+
   constructor(private readonly keys: Pick<ApiKeyAuthenticator, 'authenticate'>) {}
 
   async authenticate(request: FastifyRequest): Promise<ApiKeyCaller | null> {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../../access-tokens/access-tokens.js';
-import { notFound, platformUnauthorized, type HttpError } from '../../errors.js';
+import { notFound, platformUnauthorized, REALM, type HttpError } from '../../errors.js';
 import type { BearerCaller } from '../principal.js';
 import type { SecurityScheme } from '../security-scheme.js';
 
@@ -22,6 +22,8 @@ export function bearerTokenOf(request: FastifyRequest): string | undefined {
  * valid token together with `x-tenant-id` matches no route (seed 5.2.3): 404.
  */
 export class BearerJwtScheme implements SecurityScheme {
+  readonly challenge = `Bearer realm="${REALM}"`;
+
   constructor(private readonly tokens: Pick<AccessTokens, 'authenticate'>) {}
 
   async authenticate(request: FastifyRequest): Promise<BearerCaller | null> {
