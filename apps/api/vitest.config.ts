@@ -15,13 +15,15 @@ export default defineConfig({
     projects: ['sqlite', 'postgres']
       .filter((name) => wanted.includes(name))
       .map((name) => ({
-        extends: true,
+        extends: true as const,
         test: { name, env: { TEST_DATABASE: name }, include: ['test/*.test.ts'], setupFiles: ['test/support/error-bodies.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
       }))
       .concat(
         browser
-          ? [{ extends: true, test: { name: 'browser', env: { TEST_DATABASE: 'sqlite' }, include: ['test/browser/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } }]
+          ? [{ extends: true as const, test: { name: 'browser', setupFiles: [] as string[], env: { TEST_DATABASE: 'sqlite' }, include: ['test/browser/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } }]
           : [],
-      ),
+      )
+      // The client packed and installed outside the workspace (test/packaging): once, on the embedded database.
+      .concat([{ extends: true as const, test: { name: 'packaging', setupFiles: [] as string[], env: { TEST_DATABASE: 'sqlite' }, include: ['test/packaging/*.test.ts'], testTimeout: 120_000, hookTimeout: 180_000 } }]),
   },
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { auditOf, type AuditInfo } from './audit.js';
+import { deprecationOf, type DeprecationInfo } from './deprecation.js';
 import { resolveObject, type Doc } from './refs.js';
 import { bundlePath } from './paths.js';
 
@@ -37,6 +38,8 @@ export interface OperationInfo {
   audit?: AuditInfo;
   /** The shape its errors are answered in when not the service's common one (`x-error-shape`). */
   errorShape?: ErrorShape;
+  /** Present when the operation is deprecated (`deprecated: true`, `x-deprecated-at`, `x-sunset`). */
+  deprecation?: DeprecationInfo;
 }
 
 /** The error shapes an operation may ask for with `x-error-shape` (the service renders each: apps/api http/error-shapes.ts). */
@@ -69,6 +72,9 @@ export function loadBundle(): Doc {
 /** Keywords that only document; they are dropped from the schemas the server compiles. */
 const DOC_ONLY = new Set(['description', 'title', 'example', 'examples', 'externalDocs', 'deprecated']);
 
+/** Extensions the server reads from a schema: `x-expected` words its validation messages (apps/api http/request-validation.ts). */
+const KEPT_EXTENSIONS = new Set(['x-expected']);
+
 function mapValues(obj: Doc, fn: (v: unknown) => unknown): Doc {
   return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, fn(v)]));
 }
@@ -85,7 +91,7 @@ function routeSchema(node: unknown): any {
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node as Doc)) {
-    if (key.startsWith('x-') || DOC_ONLY.has(key)) continue;
+    if ((key.startsWith('x-') && !KEPT_EXTENSIONS.has(key)) || DOC_ONLY.has(key)) continue;
     if (key === '$ref' && typeof value === 'string') out[key] = value.startsWith('#/') ? CONTRACT_SCHEMA_ID + value : value;
     // Under `properties` the keys are field names, never keywords.
     else out[key] = key === 'properties' ? mapValues(value as Doc, routeSchema) : routeSchema(value);
@@ -182,6 +188,7 @@ export function listOperations(doc: Doc): OperationInfo[] {
         responses,
         audit: auditOf(doc, item, method, op, where),
         errorShape: errorShapeOf(op, where),
+        deprecation: deprecationOf(op, where),
       });
     }
   }

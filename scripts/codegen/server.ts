@@ -57,6 +57,7 @@ function renderRoutes(ops: OperationInfo[]): string {
       ),
       audit: op.audit,
       errorShape: op.errorShape,
+      deprecation: op.deprecation,
     };
   });
   return `${GENERATED_HEADER}

@@ -2,11 +2,13 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { WorkerLoop } from './background/worker-loop.js';
+import { registerDashboard } from './dashboard/dashboard-routes.js';
 import { registerDocs } from './docs/docs-routes.js';
 import { handlers } from './generated/handler-index.js';
 import { routes } from './generated/routes.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
+import { registerHealth } from './http/health-routes.js';
 import { installRateLimits } from './http/rate-limits.js';
 import { registerOperations } from './http/register-operations.js';
 import { registerMediaBodyParser } from './media/media-body-parser.js';
@@ -79,8 +81,10 @@ export async function buildApp({ config, database, logger, workers: runWorkers =
   fastify.addHook('onRequest', rateLimits.onRequest);
   const services = createServices(database, config, fastify.log);
   registerOperations(fastify, routes, handlers, services, rateLimits);
-  registerDocs(fastify);
+  registerDocs(fastify, services.openApiDocument);
+  registerDashboard(fastify, { ...services, sessions: services.dashboardSessions }, rateLimits);
   const workers = runWorkers ? createWorkers(services, config, fastify.log) : [];
+  registerHealth(fastify, { database, workers });
   fastify.addHook('onReady', async () => workers.forEach((w) => w.start()));
   fastify.addHook('onClose', async () => {
     await Promise.all(workers.map((w) => w.stop()));

@@ -87,11 +87,16 @@ import { SandboxSimulator } from './sandbox/sandbox-simulator.js';
 import { TransferLifecycle } from './transfers/transfer-lifecycle.js';
 import { TransferRepository } from './transfers/transfer-repository.js';
 import { TransferService } from './transfers/transfer-service.js';
+import { DashboardSessionRepository } from './dashboard/dashboard-session-repository.js';
+import { DashboardSessions } from './dashboard/dashboard-sessions.js';
+import { DeliveryAttemptRepository } from './webhook-deliveries/delivery-attempt-repository.js';
+import { DeliveryAttempts } from './webhook-deliveries/delivery-attempts.js';
 import { DeliveryOutcomes } from './webhook-deliveries/delivery-outcomes.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries/webhook-delivery-repository.js';
 import { WebhookDeliveryService } from './webhook-deliveries/webhook-delivery-service.js';
 import { WebhookRedeliveryService } from './webhook-deliveries/webhook-redelivery-service.js';
 import { WebhookEndpointHealth } from './webhook-endpoints/endpoint-health.js';
+import { WebhookTestEvents } from './webhook-endpoints/test-events.js';
 import { AddressPolicy } from './webhook-endpoints/url-policy.js';
 import { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint-repository.js';
 import { WebhookEndpointService } from './webhook-endpoints/webhook-endpoint-service.js';
@@ -168,6 +173,10 @@ export interface Services {
   webhookDelivery: WebhookDeliveryService;
   /** Delivers events again on request (`/v1/webhook_events/.../redeliver`). */
   webhookRedelivery: WebhookRedeliveryService;
+  /** Every delivery attempt of an event (the dashboard shows them), kept for a while. */
+  deliveryAttempts: DeliveryAttempts;
+  /** The customer dashboard's sign-in sessions. */
+  dashboardSessions: DashboardSessions;
   /** The sandbox's simulated pharmacy (run by its worker). */
   sandboxSimulator: SandboxSimulator;
   /** The sandbox's simulated prescriber (`POST /v1/sandbox/electronic_prescriptions`). */
@@ -202,16 +211,19 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const scheduler = new SandboxScheduler(config.sandboxStepDelayMs);
   const units = new UnitsOfWork(transactor, {
     // Sandbox records start the simulated pharmacy's schedule; committed events wake delivery at once.
-    started: (uow, owner, subject, token) => scheduler.schedule(uow, owner, subject, token),
+    started: (uow, owner, subject, token, simulation) => scheduler.schedule(uow, owner, subject, token, simulation),
     committed: () => webhookDelivery.notify(),
   });
   const endpointRepository = new WebhookEndpointRepository(db);
-  const webhookEndpoints = new WebhookEndpointService(endpointRepository, units, secrets, config.webhooks, addresses);
+  const openApiDocument = readFileSync(openApiDocumentPath, 'utf8');
+  const webhookEndpoints = new WebhookEndpointService(endpointRepository, units, secrets, config.webhooks, addresses, new WebhookTestEvents(() => openApiDocument));
   const deliveryRepository = new WebhookDeliveryRepository(db);
-  const deliveryOutcomes = new DeliveryOutcomes(deliveryRepository, transactor, new WebhookEndpointHealth(endpointRepository, config.webhooks), log);
+  const attemptRepository = new DeliveryAttemptRepository(db);
+  const deliveryOutcomes = new DeliveryOutcomes(deliveryRepository, transactor, new WebhookEndpointHealth(endpointRepository, config.webhooks), attemptRepository, log);
   const webhookDelivery = new WebhookDeliveryService(jobs, deliveryOutcomes, webhookEndpoints, config.webhooks, log);
 
   const customerRepository = new CustomerRepository(db);
+  const apiKeys = new ApiKeyAuthenticator(customerRepository);
   const oauthClients = new OAuthClients(customerRepository, scopes);
   // The signing keys are loaded on first use, as the secrets key is: a process that issues
   // and verifies no token never needs one (on PostgreSQL, TOKEN_SIGNING_KEY).
@@ -264,7 +276,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     units,
     audit: new AuditTrail(new AuditRepository(db), transactor, config.audit, log),
     idempotency: new IdempotencyService(new IdempotencyRepository(db), transactor, secrets),
-    apiKeys: new ApiKeyAuthenticator(customerRepository),
+    apiKeys,
     customers: new CustomerService(customerRepository, { audience: config.oauth.audience, scopes }),
     oauthClients,
     tenants: new Tenants(customerRepository),
@@ -301,6 +313,8 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     webhookEndpoints,
     webhookDelivery,
     webhookRedelivery: new WebhookRedeliveryService(deliveryRepository, transactor, webhookEndpoints, () => webhookDelivery.notify()),
+    deliveryAttempts: new DeliveryAttempts(attemptRepository),
+    dashboardSessions: new DashboardSessions(new DashboardSessionRepository(db), apiKeys),
     sandboxSimulator: new SandboxSimulator(
       jobs,
       units,
@@ -313,6 +327,6 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     pharmacyLocations,
     locationLookups: new LocationLookups(pharmacyLocations),
     coverage: new CoverageService(new CoverageRepository(db), pharmacyLocations),
-    openApiDocument: readFileSync(openApiDocumentPath, 'utf8'),
+    openApiDocument,
   };
 }

@@ -11,6 +11,8 @@ const SANDBOX_IDLE_MS = 250;
 const IDEMPOTENCY_PRUNE_MS = 60_000;
 /** How often audit events older than the retention are deleted. */
 const AUDIT_RETENTION_MS = 3_600_000;
+/** How often expired dashboard sessions and delivery attempts past their retention are deleted. */
+const DASHBOARD_PRUNE_MS = 600_000;
 
 /** Every background loop of the service (webhook delivery, the sandbox pharmacy, ...). */
 export function createWorkers(services: Services, config: Config, log: FastifyBaseLogger): WorkerLoop[] {
@@ -29,5 +31,6 @@ export function createWorkers(services: Services, config: Config, log: FastifyBa
     new WorkerLoop('scheduler', () => services.scheduler.tick(), log, config.refills.pollMs),
     // Keys are replayed for 24 hours, then forgotten (deleted in one statement, so a tick that deleted some is not repeated at once).
     new WorkerLoop('idempotency-keys', async () => (await services.idempotency.prune(), 0), log, IDEMPOTENCY_PRUNE_MS),
+    new WorkerLoop('dashboard-retention', async () => (await Promise.all([services.dashboardSessions.prune(), services.deliveryAttempts.prune()]), 0), log, DASHBOARD_PRUNE_MS),
   ];
 }

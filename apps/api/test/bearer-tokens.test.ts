@@ -47,11 +47,11 @@ describe('a diagnostics or consult operation (API key or bearer token)', () => {
   });
 
   it.each([
-    ['diagnostics: nothing answers the platform 401 with its challenge', '/diagnostics/v0/kits', {}, platform401, 'Bearer realm="pharmacy"'],
-    ['consults: nothing answers the pharmacy 401 (the source secures it with the API key)', '/consults/v0', {}, apiKey401, null],
-    ['an unknown API key answers the pharmacy 401', '/diagnostics/v0/kits', { authorization: 'ApiKey sk_live_nobody' }, apiKey401, null],
-    ['a token that is not a JWT answers the platform 401', '/consults/v0', bearer('not-a-token'), platform401, 'Bearer realm="pharmacy", error="invalid_token"'],
-    ['"Bearer" with no token answers the platform 401', '/diagnostics/v0/kits', { authorization: 'Bearer' }, platform401, 'Bearer realm="pharmacy", error="invalid_token"'],
+    ['diagnostics: nothing answers the platform 401 with both challenges', '/diagnostics/v0/kits', {}, platform401, 'Bearer realm="pharmacy", ApiKey realm="pharmacy"'],
+    ['consults: nothing answers the pharmacy 401 (the source secures it with the API key)', '/consults/v0', {}, apiKey401, 'ApiKey realm="pharmacy", Bearer realm="pharmacy"'],
+    ['an unknown API key answers the pharmacy 401', '/diagnostics/v0/kits', { authorization: 'ApiKey sk_live_nobody' }, apiKey401, 'Bearer realm="pharmacy", ApiKey realm="pharmacy"'],
+    ['a token that is not a JWT answers the platform 401', '/consults/v0', bearer('not-a-token'), platform401, 'ApiKey realm="pharmacy", Bearer realm="pharmacy", error="invalid_token"'],
+    ['"Bearer" with no token answers the platform 401', '/diagnostics/v0/kits', { authorization: 'Bearer' }, platform401, 'Bearer realm="pharmacy", error="invalid_token", ApiKey realm="pharmacy"'],
   ])('is refused: %s', async (_, path, headers, body, challenge) => {
     const res = await t.raw('GET', path, { headers: headers as Record<string, string> });
     expect(res.status).toBe(401);
@@ -95,7 +95,7 @@ describe('a bearer token the service refuses with 401', () => {
     const res = await t.raw('GET', '/diagnostics/v0/kits', { headers: bearer(await token()) });
     expect(res.status).toBe(401);
     expect(res.json).toEqual(platform401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="pharmacy", error="invalid_token"');
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="pharmacy", error="invalid_token", ApiKey realm="pharmacy"');
   });
 
   it('is accepted within the clock skew, as forged tokens with the right key are (the cases above fail for their reason alone)', async () => {

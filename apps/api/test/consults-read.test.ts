@@ -167,7 +167,7 @@ describe('the listing', () => {
   it.each<[string, Record<string, unknown>, { key: string; message: string }]>([
     ['appointment_end_date before appointment_start_date', { appointment_start_date: week2, appointment_end_date: week1 }, { key: 'appointment_end_date', message: 'must be later than appointment_start_date' }],
     ['appointment_end_date at appointment_start_date', { appointment_start_date: week1, appointment_end_date: week1 }, { key: 'appointment_end_date', message: 'must be later than appointment_start_date' }],
-    ['a program_id that is not 24 hex characters', { program_id: 'weight' }, { key: 'program_id', message: 'length must be at least 24 characters long' }],
+    ['a program_id that is not 24 hex characters', { program_id: 'weight' }, { key: 'program_id', message: 'must be 24 hexadecimal digits' }],
     ['scheduled that is no boolean', { scheduled: 'yes' }, { key: 'scheduled', message: 'must be a boolean' }],
     ['an unknown status', { status: 'done' }, { key: 'status', message: 'must be one of [REVIEW, completed, issue, rejected, issueCompleted, issueRejected, canceled]' }],
     ['limit 0', { limit: 0 }, { key: 'limit', message: 'must be greater than or equal to 1' }],

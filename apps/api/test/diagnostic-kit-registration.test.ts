@@ -75,7 +75,7 @@ describe.each<[string, RegisterPath]>([
 
   it.each<[string, Record<string, unknown>, unknown[]]>([
     ['without a kit serial', { test_id: TESTS.thyroid }, [{ key: 'kit_serial', message: 'is required' }]],
-    ['with a serial of 3 characters', { kit_serial: 'KT1', test_id: TESTS.thyroid }, [{ key: 'kit_serial', message: 'fails to match the required pattern: /^[A-Za-z0-9-]{4,64}$/' }]],
+    ['with a serial of 3 characters', { kit_serial: 'KT1', test_id: TESTS.thyroid }, [{ key: 'kit_serial', message: 'must be 4 to 64 letters, digits or -' }]],
     ['with a specimen (creation only)', { kit_serial: 'KT-SPEC-0001', test_id: TESTS.thyroid, specimen: {} }, [{ key: 'specimen', message: 'is not allowed' }]],
     ['for a test that needs a physician, without one', { kit_serial: 'KT-PHYS-0001', test_id: TESTS.sti }, [{ key: 'physician', message: 'is required' }]],
   ])('refuses an order %s with 400', async (_, body, errors) => {

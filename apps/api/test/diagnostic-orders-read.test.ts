@@ -163,19 +163,19 @@ describe('listing orders', () => {
     expect((await list({}, acme.production_api_key)).data).toEqual({ results: [] });
   });
 
-  const pattern = (p: string) => `fails to match the required pattern: /${p}/`;
-  const uuid = '[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}';
+  const operatorAndUuid = 'must be an operator and a version-4 UUID, such as $eq:<uuid> (operators $lt, $lte, $eq, $gte, $gt)';
+  const operatorAndValue = 'must be an operator and a value, such as $eq:abc (operators $lt, $lte, $eq, $gte, $gt)';
   it.each<[string, string, { key: string; message: string }]>([
-    ['a test_id without an operator', `test_id=${TESTS.thyroid}`, { key: 'test_id', message: pattern(`^\\$(lt|lte|eq|gte|gt):${uuid}$`) }],
-    ['a test_id with an unknown operator', `test_id=$ne:${TESTS.thyroid}`, { key: 'test_id', message: pattern(`^\\$(lt|lte|eq|gte|gt):${uuid}$`) }],
-    ['a test_id that is not a version-4 UUID', 'test_id=$eq:8daf16d9-65d1-15c6-8f37-fabefbaf42dc', { key: 'test_id', message: pattern(`^\\$(lt|lte|eq|gte|gt):${uuid}$`) }],
-    ['a kit_id that is not a UUID', 'kit_id=$eq:upper-arm', { key: 'kit_id', message: pattern(`^\\$(lt|lte|eq|gte|gt):${uuid}$`) }],
-    ['a custom_data_1 without an operator', 'custom_data_1=alpha', { key: 'custom_data_1', message: pattern('^\\$(lt|lte|eq|gte|gt):[\\s\\S]{1,255}$') }],
-    ['a custom_data_2 with an empty value', 'custom_data_2=$eq:', { key: 'custom_data_2', message: pattern('^\\$(lt|lte|eq|gte|gt):[\\s\\S]{1,255}$') }],
-    ['a custom_data_3 with an unknown operator', 'custom_data_3=$like:z', { key: 'custom_data_3', message: pattern('^\\$(lt|lte|eq|gte|gt):[\\s\\S]{1,255}$') }],
+    ['a test_id without an operator', `test_id=${TESTS.thyroid}`, { key: 'test_id', message: operatorAndUuid }],
+    ['a test_id with an unknown operator', `test_id=$ne:${TESTS.thyroid}`, { key: 'test_id', message: operatorAndUuid }],
+    ['a test_id that is not a version-4 UUID', 'test_id=$eq:8daf16d9-65d1-15c6-8f37-fabefbaf42dc', { key: 'test_id', message: operatorAndUuid }],
+    ['a kit_id that is not a UUID', 'kit_id=$eq:upper-arm', { key: 'kit_id', message: operatorAndUuid }],
+    ['a custom_data_1 without an operator', 'custom_data_1=alpha', { key: 'custom_data_1', message: operatorAndValue }],
+    ['a custom_data_2 with an empty value', 'custom_data_2=$eq:', { key: 'custom_data_2', message: operatorAndValue }],
+    ['a custom_data_3 with an unknown operator', 'custom_data_3=$like:z', { key: 'custom_data_3', message: operatorAndValue }],
     ['limit 0', 'limit=0', { key: 'limit', message: 'must be greater than or equal to 1' }],
     ['limit 101', 'limit=101', { key: 'limit', message: 'must be less than or equal to 100' }],
-    ['a pageToken of other characters', 'pageToken=%21%21', { key: 'pageToken', message: pattern('^[A-Za-z0-9_=-]{1,512}$') }],
+    ['a pageToken of other characters', 'pageToken=%21%21', { key: 'pageToken', message: 'must be a page token as answered by the previous page (1 to 512 letters, digits, _, = or -)' }],
     ['a pageToken that does not read', 'pageToken=abc', { key: 'pageToken', message: 'is not a valid page token' }],
   ])('refuses %s with 400', async (_, query, problem) => {
     const { status, json } = await t.raw('GET', `/diagnostics/v0/orders?${query.replaceAll('$', '%24')}`, { headers: { authorization: `ApiKey ${key()}` } });

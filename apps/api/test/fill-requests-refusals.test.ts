@@ -44,6 +44,12 @@ describe('submitting a fill request', () => {
         { key: 'insurances.0.insurance_token', message: 'is required' },
       ],
     ],
+    ['neither medications nor OTC products', { medications: undefined }, [{ key: 'body', message: 'must contain at least one of [medications, otc_products]' }]],
+    [
+      'an insurance with neither a card nor a token',
+      { patient_payment_type: 'insurance', insurances: [{}] },
+      [{ key: 'insurances.0', message: 'must contain at least one of [cardholder_id with rx_bin, insurance_token]' }],
+    ],
     [
       'a BIN of the wrong length',
       { patient_payment_type: 'insurance', insurances: [{ cardholder_id: 'X1', rx_bin: '123' }] },

@@ -109,7 +109,7 @@ describe('requesting a transfer', () => {
     [
       'neither contact pair',
       { medications: ['Atorvastatin'] },
-      [required('pharmacy_name'), required('pharmacy_phone'), required('prescriber_name'), required('prescriber_phone')],
+      [{ key: 'body', message: 'must contain at least one of [pharmacy_name with pharmacy_phone, prescriber_name with prescriber_phone]' }],
     ],
     ['half of the pharmacy pair', { pharmacy_name: 'Corner' }, [required('pharmacy_phone')]],
     ['half of the prescriber pair', { prescriber_phone: '4155550123' }, [required('prescriber_name')]],

@@ -8,6 +8,8 @@ import { sendWebhook } from '../src/webhook-endpoints/webhook-sender.js';
 import { Keyring, keyIdOf, loadKeyring } from '../src/crypto/keyring.js';
 import { SecretBox } from '../src/crypto/secret-box.js';
 import { AddressPolicy } from '../src/webhook-endpoints/url-policy.js';
+import { parse } from 'yaml';
+import { webhookBodyProblems } from './support/event-schemas.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { expectedSignature, startReceiver, TEST_SECRETS_KEY, type Receiver } from './support/webhook-receiver.js';
 
@@ -172,14 +174,44 @@ describe('rotating the secret and testing the endpoint', () => {
     const count = receiver.received.length;
     const { data, response } = await t.client(acme.sandbox_api_key).POST('/v1/webhook_endpoint/test');
     expect(response.status).toBe(200);
-    expect(data).toEqual({ delivered: true, status_code: 200, webhook_id: expect.stringMatching(/^msg_/) });
+    expect(data).toEqual({ delivered: true, status_code: 200, webhook_id: expect.stringMatching(/^msg_/), callback_type: 'NOTIFY_RX' });
     const request = receiver.received[count]!;
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['webhook-id']).toBe(data!.webhook_id);
-    expect(JSON.parse(request.body)).toEqual({ test: true, timestamp: Number(request.headers['webhook-timestamp']) });
+    // With no body, a NOTIFY_RX event: the spec's first example, now, marked as a test.
+    const body = JSON.parse(request.body);
+    expect(body).toMatchObject({ callback_type: 'NOTIFY_RX', test: true, details: { prescription_token: expect.any(String) } });
+    expect(Math.abs(body.timestamp - Number(request.headers['webhook-timestamp']))).toBeLessThanOrEqual(1);
+    expect(webhookBodyProblems('NOTIFY_RX', body)).toEqual([]);
     expect(request.headers['webhook-signature']).toBe(
       expectedSignature(secret, data!.webhook_id, request.headers['webhook-timestamp'] as string, request.body),
     );
+  });
+
+  it('sends a realistic event of every type the caller picks, valid against its webhook schema', async () => {
+    receiver.answer = () => 200;
+    const types = (parse(t.app.services.openApiDocument) as any).components.schemas.CallbackType.enum as string[];
+    expect(types.length).toBeGreaterThan(20);
+    for (const callbackType of types) {
+      const count = receiver.received.length;
+      const { data, response } = await t.client(acme.sandbox_api_key).POST('/v1/webhook_endpoint/test', { body: { callback_type: callbackType as 'ORDER' } });
+      expect(response.status).toBe(200);
+      expect(data).toMatchObject({ delivered: true, callback_type: callbackType });
+      const body = JSON.parse(receiver.received[count]!.body);
+      expect(body).toMatchObject({ callback_type: callbackType, test: true });
+      expect(webhookBodyProblems(callbackType, body)).toEqual([]);
+    }
+    // Form data works as JSON does, and nothing is recorded as an event.
+    const form = await t.raw('POST', '/v1/webhook_endpoint/test', { headers: { authorization: `ApiKey ${acme.sandbox_api_key}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'callback_type=SHIPMENT' });
+    expect(form.json).toMatchObject({ delivered: true, callback_type: 'SHIPMENT' });
+    const events = await t.client(acme.sandbox_api_key).GET('/v1/webhook_events');
+    expect(JSON.stringify(events.data)).not.toContain('"test":true');
+  });
+
+  it('refuses a type that is not an event type', async () => {
+    const res = await t.raw('POST', '/v1/webhook_endpoint/test', { headers: { authorization: `ApiKey ${acme.sandbox_api_key}`, 'content-type': 'application/json' }, body: JSON.stringify({ callback_type: 'ORDERS' }) });
+    expect(res.status).toBe(400);
+    expect(res.json.validation_errors).toEqual([expect.objectContaining({ key: 'callback_type' })]);
   });
 
   it('answers delivered false with the receiver status when it fails, and null when it does not answer', async () => {

@@ -27,7 +27,18 @@ export interface paths {
          *     Address and phone are used only to match the patient to an incoming electronic
          *     prescription, so they must equal what the prescriber was given. `ssn` and `id_image`
          *     are stored but never returned by any read; they, `ssn_serial` and `mbi` are stored
-         *     encrypted (our design; see `PatientCreate`).
+         *     encrypted (see `PatientCreate`).
+         *
+         *     ## In the sandbox
+         *     In the sandbox, `simulation` makes the sandbox act for the patient:
+         *     `{"newRx": true}` sends the patient an electronic prescription (the defaults of `POST
+         *     /v1/sandbox/electronic_prescriptions`), and `{"newRx": {...}}` one with the fields
+         *     given (`medication_sig`, `prescriber`, `days_supply`, `number_of_refills_allowed`,
+         *     `prescribed_ndc`, `prescribed_quantity`, `prescribed_written_name`,
+         *     `prescribed_brand_name`, `prescribed_generic_name`); its `NOTIFY_RX` follows, and a
+         *     fill request can use its `prescription_token` at once. A production API key sending
+         *     `simulation` answers `400` (`simulation`: `is only accepted with a sandbox API key`)
+         *     and creates no patient.
          */
         put: operations["createPatient"];
         post?: never;
@@ -150,8 +161,7 @@ export interface paths {
          *     `fillable` tells whether a fill request may use the prescription now: it is false
          *     once the prescription expired, was transferred out, is on hold or has no refills
          *     left. `refills_remaining` and `quantity_remaining` decrease as fill requests are
-         *     processed (reported by `ORDER` events). How prescription statuses change is not
-         *     shown by the source.
+         *     processed (reported by `ORDER` events).
          *
          *     A token unknown in this environment answers `404` with `Unable to find Prescription.`;
          *     a prescription of another customer answers `400` with error `Unauthorized` and message
@@ -178,8 +188,7 @@ export interface paths {
          * @description Lists this customer's transfer requests in this environment, 50 per page, earliest
          *     created first, each with its current `status` and medications. `page` is zero-based
          *     (default `0`); a page beyond the end answers an empty array. The response body is a
-         *     bare array, as in the source; a caller knows it reached the end when a page holds
-         *     fewer than 50 items.
+         *     bare array; a caller knows it reached the end when a page holds fewer than 50 items.
          */
         get: operations["listTransferRequests"];
         put?: never;
@@ -193,7 +202,8 @@ export interface paths {
          *     `patient_token` is required, and so is at least one complete contact pair:
          *     `pharmacy_name` with `pharmacy_phone`, or `prescriber_name` with `prescriber_phone`.
          *     Half a pair answers `400` with `is required` for the missing member; neither pair
-         *     answers `400` with `is required` for each of the four fields. `medications` names the
+         *     answers `400` with one item, key `body`, `must contain at least one of [pharmacy_name
+         *     with pharmacy_phone, prescriber_name with prescriber_phone]`. `medications` names the
          *     medications to transfer; when it is omitted, every prescription of the patient that
          *     can be transferred is transferred. An unknown `patient_token` answers `404` with
          *     `Unable to find Patient.`; a patient of another customer answers `400` with error
@@ -225,11 +235,15 @@ export interface paths {
          *     per step (production requests are processed by pharmacy staff): `TRANSFER_CONTACT`
          *     success (by fax when a fax number was given, else by phone), then one `NOTIFY_RX` per
          *     medication and `TRANSFER` success (a request without `medications` transfers one
-         *     example medication). Markers written anywhere in `notes` or `metadata` force other
-         *     outcomes (see `x-sandbox-triggers`): `sandbox:reject:<code>` ends with a `TRANSFER`
-         *     error with that `error_code` (any transfer rejection code), and
-         *     `sandbox:contact_error` gives a `TRANSFER_CONTACT` error, then a `TRANSFER` error
-         *     `TRANSFER_CONTACT_INFO_INCORRECT`.
+         *     example medication). In the sandbox, `simulation` forces an outcome (see
+         *     `x-sandbox-triggers`): `{"outcome": "reject", "error_code": "RX_NO_REFILLS"}` ends
+         *     with a `TRANSFER` error with that `error_code` (any transfer rejection code;
+         *     `TRANSFER_OTHER_REASON` when omitted), and `{"outcome": "contact_error"}` gives a
+         *     `TRANSFER_CONTACT` error, then a `TRANSFER` error `TRANSFER_CONTACT_INFO_INCORRECT`.
+         *     A production API key sending `simulation` answers `400` (`simulation`: `is only
+         *     accepted with a sandbox API key`). Deprecated: the markers `sandbox:reject:<code>` and
+         *     `sandbox:contact_error` written in `notes` or `metadata` still force the same
+         *     outcomes when `simulation` is absent.
          */
         post: operations["createTransferRequest"];
         delete?: never;
@@ -255,10 +269,8 @@ export interface paths {
          * Get a transfer request
          * @description Answers the transfer request with its contacts, messages and medications.
          *
-         *     The body is an array, not an object: the source's read answers an array of full
-         *     records, and this shape is kept so clients written against it work unchanged. It
-         *     always holds exactly one record, the request with this token (designed: the source
-         *     does not say how many).
+         *     The body is an array, not an object. It always holds exactly one record, the request
+         *     with this token.
          *
          *     `status` is `pending` while the pharmacy works on the request, then `completed` (at
          *     least one medication transferred) or `rejected` (none could be); both are final. Each
@@ -267,8 +279,7 @@ export interface paths {
          *     contacts made so far (also reported by `TRANSFER_CONTACT` events).
          *
          *     A token unknown in this environment answers `404` with `Transfer not found.`; so does a
-         *     transfer request of another customer (designed: the source shows no other answer,
-         *     and this one does not reveal that the token exists).
+         *     transfer request of another customer, not revealing that the token exists.
          */
         get: operations["getTransferRequest"];
         put?: never;
@@ -304,7 +315,7 @@ export interface paths {
          *     with `Unable to find Patient.`; a patient of another customer answers `400` with error
          *     `Unauthorized` and message `Patient does not belong to this customer.`
          *     In a form body, nested objects are written in bracket notation, for example
-         *     `prescriber[first_name]=Alex` (designed); JSON is the natural encoding for this body.
+         *     `prescriber[first_name]=Alex`; JSON is the natural encoding for this body.
          *
          *     ## What follows
          *     The direct transfer starts `pending` (see
@@ -319,9 +330,12 @@ export interface paths {
          *     ## In the sandbox
          *     A simulated pharmacy accepts sandbox direct transfers a few seconds after submission
          *     (`NOTIFY_RX`, then `DIRECT_TRANSFER` success); production ones are processed by
-         *     pharmacy staff. The marker `sandbox:reject` anywhere in `prescription.number` or
-         *     `prescription.medication_sig` makes it reject instead: only a `DIRECT_TRANSFER`
-         *     error (see `x-sandbox-triggers`).
+         *     pharmacy staff. In the sandbox, `simulation` forces an outcome (see
+         *     `x-sandbox-triggers`): `{"outcome": "reject"}` gives only a `DIRECT_TRANSFER` error,
+         *     `{"outcome": "accept"}` the default. A production API key sending `simulation`
+         *     answers `400` (`simulation`: `is only accepted with a sandbox API key`). Deprecated:
+         *     the marker `sandbox:reject` in `prescription.number` or
+         *     `prescription.medication_sig` still rejects when `simulation` is absent.
          */
         post: operations["createDirectTransfer"];
         delete?: never;
@@ -345,11 +359,10 @@ export interface paths {
         };
         /**
          * Get a direct transfer
-         * @description Answers the direct transfer as submitted, with its processing state. The record's
-         *     fields are designed (the source does not show them): the submitted `prescriber`,
-         *     `transfer_from`, `transfer_to` and `prescription` unchanged, plus the token,
-         *     `status`, `patient_token`, `created_at`, the outcome, and `prescriber_token` (the
-         *     prescriber record the submitted prescriber was stored as).
+         * @description Answers the direct transfer as submitted, with its processing state: the submitted
+         *     `prescriber`, `transfer_from`, `transfer_to` and `prescription` unchanged, plus the
+         *     token, `status`, `patient_token`, `created_at`, the outcome, and `prescriber_token`
+         *     (the prescriber record the submitted prescriber was stored as).
          *
          *     `status` is `pending` until the pharmacy has processed the transfer, then `accepted`
          *     (`prescription_token` names the prescription created, the one announced by
@@ -404,14 +417,13 @@ export interface paths {
          *       `validation_errors` keyed `medications.{index}.prescription_token` and the message
          *       `does not exist`, `does not belong to this patient` or `is not fillable: it <reason>`,
          *       the reason one of `was transferred out`, `is on hold`, `is not active`, `has expired`,
-         *       `has no quantity remaining` or `has no refills remaining` (the reasons are our design);
+         *       `has no quantity remaining` or `has no refills remaining`;
          *     - each `insurance_token` must name an insurance record of this patient, else `400`
          *       keyed `insurances.{index}.insurance_token` `does not exist`;
          *     - `replacement_order` must be the `request_id` of an existing fill request of this
          *       customer, else `400` keyed `replacement_order` `does not exist`.
          *
-         *     **What a submission does** (designed, `x-designed`), atomically: any refusal above
-         *     writes nothing.
+         *     **What a submission does**, atomically: any refusal above writes nothing.
          *     - Each prescription is filled now: the fill dispenses `prescribed_quantity` (or what
          *       remains, if less) from `quantity_remaining` and sets `last_filled_date` (and
          *       `date_filled_utc` on the first fill). The first fill does not consume a refill; each
@@ -450,18 +462,21 @@ export interface paths {
          *     `POST /v1/auto-refill/{prescription_token}`), taking this request's payment,
          *     destination and survey.
          *
-         *     The source does not give the success status; `201 Created` is our design, as for the
-         *     other creates.
+         *     Answers `201 Created` with the receipt.
          *
          *     ## In the sandbox
          *     A simulated pharmacy processes sandbox fill requests, a few seconds per step
          *     (production ones are processed by pharmacy staff): `ORDER` success (the order is
          *     `pending_shipment`), then `SHIPMENT` `IN_TRANSIT`, `OUT_FOR_DELIVERY` and
-         *     `DELIVERED` (the order becomes `shipped`, then `delivered`). Markers in `metadata`
-         *     force other outcomes (see `x-sandbox-triggers`): `sandbox:triage` (an `ORDER`
-         *     event with status `triage`; the request stays in triage), `sandbox:error` (an
-         *     `ORDER` error; the request is in `error`), `sandbox:returned` (the parcel is
-         *     `RETURNED` after `IN_TRANSIT`).
+         *     `DELIVERED` (the order becomes `shipped`, then `delivered`). In the sandbox,
+         *     `simulation` forces an outcome (see `x-sandbox-triggers`): `{"outcome": "triage"}`
+         *     (an `ORDER` event with status `triage`; the request stays in triage),
+         *     `{"outcome": "error"}` (an `ORDER` error; the request is in `error`),
+         *     `{"outcome": "returned"}` (the parcel is `RETURNED` after `IN_TRANSIT`),
+         *     `{"outcome": "fill"}` (the default). A production API key sending `simulation`
+         *     answers `400` (`simulation`: `is only accepted with a sandbox API key`). Deprecated:
+         *     the markers `sandbox:triage`, `sandbox:error` and `sandbox:returned` in `metadata`
+         *     still force the same outcomes when `simulation` is absent.
          */
         post: operations["createFillRequest"];
         delete?: never;
@@ -488,9 +503,8 @@ export interface paths {
          * @description Answers the fill request as it was submitted: every field of the create body that was
          *     sent (optional fields not sent are absent; `shipping_method` carries its default; each
          *     insurance plan is answered by its `insurance_token`, never with card fields), plus
-         *     `request_id`, `status` and `created_at` (these three are our design). The path value is
-         *     the `request_id` answered at submission. The success status is `202`, as the source
-         *     documents.
+         *     `request_id`, `status` and `created_at`. The path value is the `request_id` answered
+         *     at submission. The success status is `202`.
          *
          *     A token unknown in this environment answers `404` `Fill request not found.`; a fill
          *     request of another customer answers `403`.
@@ -517,11 +531,8 @@ export interface paths {
          *     page at a time (at most `limit`, at most 100). Pass the answered `next_page_token` as
          *     `next` for the following page; it is null on the last page. Filters combine: `created_at`
          *     takes an operator and a date-time (`$gte:2026-01-01T00:00:00Z`), `metadata` matches the
-         *     customer's identifier exactly.
-         *
-         *     The source shows the query parameters and that the answer is a list; the item fields,
-         *     the envelope, the order and the default `limit` of 20 are our design. An invalid
-         *     parameter answers `400` with `validation_errors`.
+         *     customer's identifier exactly. Without `limit`, a page holds 20. An invalid parameter
+         *     answers `400` with `validation_errors`.
          */
         get: operations["listFillRequests"];
         put?: never;
@@ -552,10 +563,7 @@ export interface paths {
          *     The token is the `order_token` of the `ORDER` event (also listed by
          *     `GET /v1/fill_requests`).
          *
-         *     The source documents `400`, `401` and `404`, with `400` and `404` bodies
-         *     `{statusCode, error, message?}` and a `401` body `{error, message}`; the record's
-         *     fields are not shown, so the `200` body is our design. An unknown token (or an order of
-         *     another customer) answers `404` `Order not found.`
+         *     An unknown token (or an order of another customer) answers `404` `Order not found.`
          */
         get: operations["getOrder"];
         put?: never;
@@ -650,8 +658,7 @@ export interface paths {
          *     requests, auto-refill refills), pending and done, earliest created first. `limit` is 1
          *     to 100 (20 when not sent). Pass the answered `pagination.next_page_token` back as
          *     `nextPageToken` for the next page; it is null on the last page. An out-of-range
-         *     `limit` or an unreadable `nextPageToken` answers `400`. The envelope and items are
-         *     the real platform's.
+         *     `limit` or an unreadable `nextPageToken` answers `400`.
          */
         get: operations["listScheduledActions"];
         put?: never;
@@ -681,8 +688,8 @@ export interface paths {
          *     auto-refill subscription can be canceled this way too (the subscription goes on).
          *
          *     A request already dispensed (its `ORDER` event was sent) answers `400`; an unknown
-         *     request, another customer's, or one canceled already `403`, as the real platform
-         *     answers. Items not on the request, or canceled already, are listed under `failed_*`.
+         *     request, another customer's, or one canceled already `403`. Items not on the request,
+         *     or canceled already, are listed under `failed_*`.
          */
         post: operations["cancelFillRequest"];
         delete?: never;
@@ -701,9 +708,8 @@ export interface paths {
         /**
          * List auto-refill subscriptions
          * @description Lists this customer's auto-refill subscriptions in this environment, active and ended,
-         *     earliest created first, in the auto-refill envelope. The real platform shows no
-         *     parameters; `limit` (1 to 100, 20 when not sent) and `next` (the answered
-         *     `nextPageToken`) page the list (our design).
+         *     earliest created first, in the auto-refill envelope. `limit` (1 to 100, 20 when not
+         *     sent) and `next` (the answered `nextPageToken`) page the list.
          */
         get: operations["listAutoRefills"];
         put?: never;
@@ -775,11 +781,11 @@ export interface paths {
          *     out, on hold), the subscription ends (`canceled`, with `cancel_reason`) and an
          *     `AUTO_REFILL` event with status `error` says why.
          *
-         *     As on the real platform no body is needed: the payment, destination, shipping method,
-         *     survey and metadata are those of the prescription's most recent fill request. A body
-         *     (our design) may override them; a prescription never filled through a fill request
-         *     needs them in the body. Consent captured on a fill request's medication
-         *     (`patient_consent.auto_refill`) subscribes the prescription the same way.
+         *     No body is needed: the payment, destination, shipping method, survey and metadata are
+         *     those of the prescription's most recent fill request. A body may override them; a
+         *     prescription never filled through a fill request needs them in the body. Consent
+         *     captured on a fill request's medication (`patient_consent.auto_refill`) subscribes the
+         *     prescription the same way.
          *
          *     Answers `200` with the subscription (`auto_refill_id`, `auto_refill_date`). An
          *     unknown prescription answers `404`; one of another customer, one that is not
@@ -872,11 +878,11 @@ export interface paths {
          *     and, when the card shows them, `pcn` and `group_number`.
          *
          *     The location is chosen from the operator's reference data, among the retail locations
-         *     (not specialty pharmacies) licensed to ship to the state (designed rule, in order): in
+         *     (not specialty pharmacies) licensed to ship to the state, by these rules in order: in
          *     network for the plan first (a network takes the plan when its BIN is `bin` and its PCN
          *     and group, where it names them, are `pcn` and `group_number`); then the shortest
          *     shipping time; then a location in the state itself; then the lowest NCPDP id. No
-         *     location licensed for the state answers `404` (designed).
+         *     location licensed for the state answers `404`.
          *
          *     Coverage lookups are enabled per customer by the operator (`pnpm admin coverage
          *     enable`); a customer without them answers `403`.
@@ -902,7 +908,7 @@ export interface paths {
          * @description Lists this customer's same-day delivery orders in this environment, newest first,
          *     optionally only those in one `status`. Pages hold `limit` orders (default 20, 1 to
          *     1000); pass the answered `next_page_token` back to read the next page, until it is
-         *     null. The answer's shape is designed (the source shows only the query).
+         *     null.
          */
         get: operations["listSameDayDeliveries"];
         put?: never;
@@ -910,26 +916,30 @@ export interface paths {
          * Create a same-day delivery order
          * @description Creates an order that a courier collects at a pharmacy location (`external_location`)
          *     and delivers to `shipping_address` the same day, and answers it with status `PENDING`.
-         *     The body is the real platform's (`SameDayDeliveryCreate`): the prescriptions must be
-         *     the patient's and fillable, and each is filled once, when the order is created. The
-         *     location is either a location in full, as a lookup answers it, or a nearby pickup
-         *     location's `{ncpdpid, distance_from_origin}`: a known location is used as the reference
-         *     data holds it; an unknown `ncpdpid` answers `400` (key `external_location.ncpdpid`,
-         *     message `does not exist`); a full location not in the reference data is accepted as
-         *     given (our design). Progress is read with `GET /v1/same_day_delivery/{id}` and reported
-         *     by `SAME_DAY_DELIVERY` events (see `SameDayDelivery` for the statuses and their moves).
+         *     The body is a `SameDayDeliveryCreate`: the prescriptions must be the patient's and
+         *     fillable, and each is filled once, when the order is created. The location is either a
+         *     location in full, as a lookup answers it, or a nearby pickup location's `{ncpdpid,
+         *     distance_from_origin}`: a known location is used as the reference data holds it; an
+         *     unknown `ncpdpid` answers `400` (key `external_location.ncpdpid`, message `does not
+         *     exist`); a full location not in the reference data is accepted as given. Progress is
+         *     read with `GET /v1/same_day_delivery/{id}` and reported by `SAME_DAY_DELIVERY` events
+         *     (see `SameDayDelivery` for the statuses and their moves). Send an `Idempotency-Key` to
+         *     retry safely.
          *
-         *     Designed: the answer (the real platform documents none), `metadata`, and the
-         *     `Idempotency-Key`. Production orders are carried on by pharmacy staff and the courier
-         *     service (the admin CLI's `same-day` command).
+         *     Production orders are carried on by pharmacy staff and the courier service (the admin
+         *     CLI's `same-day` command).
          *
          *     ## In the sandbox
          *     The simulated courier carries a sandbox order through `AWAITING_PICKUP`, `IN_TRANSIT`
          *     and `DELIVERED`, one step every few seconds, each with its `SAME_DAY_DELIVERY` event.
-         *     Write a marker in `metadata` or `delivery_instruction` to force another outcome (see
-         *     `x-sandbox-triggers`): `sandbox:canceled` (canceled before a courier is booked),
-         *     `sandbox:failed` (collected, then `FAILED`), `sandbox:incomplete` (collected, then
-         *     delivered `INCOMPLETE`).
+         *     In the sandbox, `simulation` forces another outcome (see `x-sandbox-triggers`):
+         *     `{"outcome": "canceled"}` (canceled before a courier is booked),
+         *     `{"outcome": "failed"}` (collected, then `FAILED`), `{"outcome": "incomplete"}`
+         *     (collected, then delivered `INCOMPLETE`), `{"outcome": "delivered"}` (the default).
+         *     A production API key sending `simulation` answers `400` (`simulation`: `is only
+         *     accepted with a sandbox API key`). Deprecated: the markers `sandbox:canceled`,
+         *     `sandbox:failed` and `sandbox:incomplete` in `metadata` or `delivery_instruction`
+         *     still force the same outcomes when `simulation` is absent.
          */
         post: operations["createSameDayDelivery"];
         delete?: never;
@@ -955,8 +965,8 @@ export interface paths {
          * Get a same-day delivery order
          * @description Answers one same-day delivery order with its current status, courier, tracking
          *     address and estimated arrival. An id unknown in this environment, or of another
-         *     customer's order, answers `404` (designed: not revealing whether another customer's
-         *     order exists). The record's shape is designed (the source says only "one order").
+         *     customer's order, answers `404`, not revealing whether another customer's order
+         *     exists.
          */
         get: operations["getSameDayDelivery"];
         put?: never;
@@ -983,20 +993,19 @@ export interface paths {
         /**
          * Get a copay request
          * @description Answers a copay request: the patient's out-of-pocket cost of a prescription under an
-         *     insurance plan. The source answers `202` (Accepted) here: pricing is adjudicated with
-         *     the payer asynchronously, so `status` is `pending` (and `copay_amount` null) until the
+         *     insurance plan. The answer is `202` (Accepted): pricing is adjudicated with the payer
+         *     asynchronously, so `status` is `pending` (and `copay_amount` null) until the
          *     payer answers, then `completed` with the amount, or `failed` with a `message`. Poll
          *     until the status is final.
          *
-         *     **When copay requests are created** (designed, `x-designed`): submitting a fill request
-         *     with `patient_payment_type` `insurance` opens one copay request per prescription in its
+         *     **When copay requests are created**: submitting a fill request with
+         *     `patient_payment_type` `insurance` opens one copay request per prescription in its
          *     `medications`, priced under the first (primary) plan of its `insurances`, for the
-         *     quantity and days of supply that fill dispenses; each starts `pending`. A cash request,
-         *     or one of OTC products only, opens none. Their ids are answered as `copay_request_ids`
-         *     by `GET /v1/fill_request/{url_token}`.
+         *     quantity and days of supply that fill dispenses; each starts `pending`. A cash
+         *     request, or one of OTC products only, opens none. Their ids are answered as
+         *     `copay_request_ids` by `GET /v1/fill_request/{url_token}`.
          *
-         *     A `request_id` unknown in this environment, or of another customer, answers `404`
-         *     (designed). The record's fields are designed (the source shows none).
+         *     A `request_id` unknown in this environment, or of another customer, answers `404`.
          */
         get: operations["getCopayRequest"];
         put?: never;
@@ -1028,8 +1037,7 @@ export interface paths {
          *     characters replaced by `*`): like the social security number, the full member id is
          *     accepted but never returned.
          *
-         *     A token unknown in this environment, or of another customer, answers `404` (designed).
-         *     The record's fields are designed (the source shows none).
+         *     A token unknown in this environment, or of another customer, answers `404`.
          */
         get: operations["getInsurance"];
         put?: never;
@@ -1057,15 +1065,15 @@ export interface paths {
          * Get a prescriber record
          * @description Answers a prescriber the pharmacy holds prescriptions from: name, NPI, DEA number
          *     (when on file) and practice address and contact details. A token unknown in this
-         *     environment answers `404`, and so does a prescriber of another customer (designed: it
-         *     reveals nothing).
+         *     environment answers `404`, and so does a prescriber of another customer (revealing
+         *     nothing).
          *
-         *     Prescriber records are kept per customer and environment, one per NPI (designed): the
-         *     pharmacy records the prescriber of every prescription it receives (a direct
-         *     transfer's `prescriber` now), and a later submission naming the same NPI updates the
-         *     name and address. The token is found as `prescriber_token` in the direct transfer's
-         *     and the prescription's reads. The record's fields are designed (the source shows none);
-         *     `address` has the fields of a prescription's `prescriber_address`.
+         *     Prescriber records are kept per customer and environment, one per NPI: the pharmacy
+         *     records the prescriber of every prescription it receives (a direct transfer's
+         *     `prescriber` now), and a later submission naming the same NPI updates the name and
+         *     address. The token is found as `prescriber_token` in the direct transfer's and the
+         *     prescription's reads. `address` has the fields of a prescription's
+         *     `prescriber_address`.
          */
         get: operations["getPrescriber"];
         put?: never;
@@ -1087,13 +1095,12 @@ export interface paths {
         put?: never;
         /**
          * Create a media file
-         * @description Creates a media file's record, as the real platform does: the client names the file
-         *     with a version-4 UUID of its own (`fileName`), which becomes its `id`, and may give it
-         *     a title. The file starts `AWAITING_UPLOADING`; upload its bytes with a `PUT` to the
-         *     address `GET /v1/media/{id}/signed-url/write` answers. The upload is checked (its bytes
-         *     must be a PNG or JPEG image or a PDF document, within the size limit): the file is
-         *     `REVIEWING` meanwhile, then `AVAILABLE` (and a `FILE` event is sent) or
-         *     `QUARANTINE`.
+         * @description Creates a media file's record: the client names the file with a version-4 UUID of its
+         *     own (`fileName`), which becomes its `id`, and may give it a title. The file starts
+         *     `AWAITING_UPLOADING`; upload its bytes with a `PUT` to the address `GET
+         *     /v1/media/{id}/signed-url/write` answers. The upload is checked (its bytes must be a
+         *     PNG or JPEG image or a PDF document, within the size limit): the file is `REVIEWING`
+         *     meanwhile, then `AVAILABLE` (and a `FILE` event is sent) or `QUARANTINE`.
          *
          *     A `fileName` used already answers `422` (`File with this name already exists`), so a
          *     repeated request creates nothing twice; no `Idempotency-Key` is needed.
@@ -1121,8 +1128,7 @@ export interface paths {
         /**
          * Get a media file's record
          * @description Answers a media file's record: its id, title, status and when it was created and last
-         *     changed, in the real platform's shape (the source shows statuses 200, 401, 404 and 500
-         *     but no body). The bytes are read through a signed address: `GET /v2/media/{id}` or
+         *     changed. The bytes are read through a signed address: `GET /v2/media/{id}` or
          *     `GET /v1/media/{id}/signed-url/read`. The id is a version-4 UUID; any other value
          *     answers `400`. An id unknown in this environment, or of another customer's file,
          *     answers `404`.
@@ -1151,8 +1157,9 @@ export interface paths {
         };
         /**
          * Get a signed address to read a media file
-         * @description Answers a signed address of the file as a bare JSON string, as the real platform does.
-         *     A `GET` of the address reads the file's bytes, with no API key, for 15 minutes (our design; the real platform's example lives 900 s). The file must be `AVAILABLE`: otherwise `403` (`This file cannot be downloaded`, the real platform's message).
+         * @description Answers a signed address of the file as a bare JSON string. A `GET` of the address
+         *     reads the file's bytes, with no API key, for 15 minutes. The file must be `AVAILABLE`:
+         *     otherwise `403` (`This file cannot be downloaded`).
          *     The address is for this file and this purpose only; it must be treated as a secret.
          *     An id unknown in this environment, or of another customer's file, answers `404`.
          */
@@ -1180,8 +1187,10 @@ export interface paths {
         };
         /**
          * Get a signed address to upload a media file
-         * @description Answers a signed address of the file as a bare JSON string, as the real platform does.
-         *     A `PUT` of the file's bytes to the address uploads them, with no API key, for 24 hours (our design). The file must still be `AWAITING_UPLOADING`: one uploaded already answers `403`. The upload is checked: the file is `REVIEWING`, then `AVAILABLE` (with a `FILE` event) or `QUARANTINE`.
+         * @description Answers a signed address of the file as a bare JSON string. A `PUT` of the file's
+         *     bytes to the address uploads them, with no API key, for 24 hours. The file must still
+         *     be `AWAITING_UPLOADING`: one uploaded already answers `403`. The upload is checked:
+         *     the file is `REVIEWING`, then `AVAILABLE` (with a `FILE` event) or `QUARANTINE`.
          *     The address is for this file and this purpose only; it must be treated as a secret.
          *     An id unknown in this environment, or of another customer's file, answers `404`.
          */
@@ -1196,32 +1205,9 @@ export interface paths {
     };
     "/v1/media/{id}/content": {
         parameters: {
-            query: {
-                /**
-                 * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address. Designed.
-                 * @example read
-                 */
-                purpose: components["parameters"]["MediaAddressPurpose"];
-                /**
-                 * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address. Designed.
-                 * @example 1768583045
-                 */
-                expires: components["parameters"]["MediaAddressExpires"];
-                /**
-                 * @description The address's signature: HMAC-SHA-256, under the service's media signing key, of the
-                 *     purpose, the file's id and the expiry (base64url, 43 characters). Designed.
-                 * @example 3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
-                 */
-                signature: components["parameters"]["MediaAddressSignature"];
-            };
+            query?: never;
             header?: never;
-            path: {
-                /**
-                 * @description The media file's id, a version-4 UUID.
-                 * @example 0b6f8d2e-3c4a-4f1b-9a7e-5d2c1b0a9f8e
-                 */
-                id: components["parameters"]["MediaId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -1270,12 +1256,12 @@ export interface paths {
         put?: never;
         /**
          * Create a media file to upload
-         * @description Creates a media file by name and answers it with a signed address to upload its
-         *     bytes to (`upload_url`, a `PUT` with no API key, valid 24 hours), as the real
-         *     platform does. The file starts `AWAITING_UPLOADING`; the upload is checked (its bytes
-         *     must be a PNG or JPEG image or a PDF document, within the size limit): the file is
-         *     `REVIEWING` meanwhile, then `AVAILABLE` (and a `FILE` event is sent) or
-         *     `QUARANTINE`. Read it back with `GET /v2/media/{id}`.
+         * @description Creates a media file by name and answers it with a signed address to upload its bytes
+         *     to (`upload_url`, a `PUT` with no API key, valid 24 hours). The file starts
+         *     `AWAITING_UPLOADING`; the upload is checked (its bytes must be a PNG or JPEG image or
+         *     a PDF document, within the size limit): the file is `REVIEWING` meanwhile, then
+         *     `AVAILABLE` (and a `FILE` event is sent) or `QUARANTINE`. Read it back with `GET
+         *     /v2/media/{id}`.
          */
         post: operations["createMediaUpload"];
         delete?: never;
@@ -1300,12 +1286,11 @@ export interface paths {
         /**
          * Get a signed address of a media file
          * @description Version 2 of the media read: the file's name and status with a signed address for
-         *     reading its bytes (`url`), in the real platform's shape. The address needs no API key,
-         *     so it can be handed to a browser; it works for 24 hours, as on the real platform, for
-         *     reading this file only, and must be treated as a secret until then. Until the file is
-         *     `AVAILABLE` the address answers `403`. The id is a version-4 UUID; any other value
-         *     answers `400`. An id unknown in this environment, or of another customer's file,
-         *     answers `404`.
+         *     reading its bytes (`url`). The address needs no API key, so it can be handed to a
+         *     browser; it works for 24 hours, for reading this file only, and must be treated as a
+         *     secret until then. Until the file is `AVAILABLE` the address answers `403`. The id is
+         *     a version-4 UUID; any other value answers `400`. An id unknown in this environment, or
+         *     of another customer's file, answers `404`.
          */
         get: operations["getMediaSignedUrl"];
         put?: never;
@@ -1331,12 +1316,11 @@ export interface paths {
          *     much; `zip` orders the locations nearest first by great-circle distance from the ZIP
          *     code's centroid (a ZIP code the table lacks answers `400`, key `zip`, `cannot be
          *     located`); without it they are ordered by pharmacy name. At most 100 locations are
-         *     answered. The product's name and stock come from the operator's inventory table. An NDC the pharmacy's catalogue does
-         *     not know answers `200` with `available` false, `medication_name` null and no
-         *     locations, not `404`.
+         *     answered. The product's name and stock come from the operator's inventory table. An
+         *     NDC the pharmacy's catalogue does not know answers `200` with `available` false,
+         *     `medication_name` null and no locations, not `404`.
          *
-         *     Designed: the source says only "availability by NDC" (no parameters, no body). Stock
-         *     changes constantly; the answer is a snapshot (`checked_at`), not a reservation.
+         *     Stock changes constantly; the answer is a snapshot (`checked_at`), not a reservation.
          */
         get: operations["getAvailability"];
         put?: never;
@@ -1363,9 +1347,6 @@ export interface paths {
          *     compared normalised (USPS abbreviations, case, punctuation; a ZIP+4 counts by its five
          *     digits). With `zip` alone, the match succeeds only when exactly one location has that
          *     ZIP code.
-         *
-         *     Designed: the source says only "address information" and "match for one external
-         *     location".
          */
         get: operations["matchExternalLocation"];
         put?: never;
@@ -1377,9 +1358,6 @@ export interface paths {
          *     `{matched: false, location: null}`, an indication that none exists yet. References
          *     must be unique within the request. Matching only reads: it never creates locations,
          *     so the call may be repeated freely.
-         *
-         *     Designed: the source says only "multiple addresses" and "map from each address to its
-         *     matched external location, or an indication that none exists yet".
          */
         post: operations["matchExternalLocations"];
         delete?: never;
@@ -1404,9 +1382,6 @@ export interface paths {
          *     next page, until it is null. A ZIP code the operator's ZIP code table lacks answers
          *     `400` with key `zip` and message `cannot be located`. External locations are
          *     reference data shared by every customer.
-         *
-         *     Designed: the source says only "zip code" and "external locations"; the paging is
-         *     ours, the record is the real platform's `external_location`.
          */
         get: operations["listExternalLocations"];
         put?: never;
@@ -1433,9 +1408,7 @@ export interface paths {
         /**
          * Get an external location
          * @description Answers one external location by its `id` (as found by listing, matching or a nearby
-         *     pickup search), with `distance_from_origin` null. An unknown id answers `404`. The
-         *     record is the real platform's `external_location` (the source says only "one external
-         *     location").
+         *     pickup search), with `distance_from_origin` null. An unknown id answers `404`.
          */
         get: operations["getExternalLocation"];
         put?: never;
@@ -1467,11 +1440,10 @@ export interface paths {
          *     transfer requests: `pending`, then `completed` (at least one medication moved) or
          *     `rejected` (none could be), with the transfer rejection codes per medication.
          *
-         *     An id unknown in this environment, or of another customer, answers `404` (designed).
-         *     Nothing in this service creates external transfers yet (the real platform creates them
-         *     with `POST /v1/prescription/{prescription_token}/external_transfer`, not offered here),
-         *     so every id answers `404` for now.
-         *     The record's fields are designed (the source says only "external transfer details").
+         *     An id unknown in this environment, or of another customer, answers `404`. Nothing
+         *     creates external transfers yet (`POST
+         *     /v1/prescription/{prescription_token}/external_transfer` is not offered), so every id
+         *     answers `404` for now.
          */
         get: operations["getExternalTransfer"];
         put?: never;
@@ -1501,8 +1473,6 @@ export interface paths {
          *     list means same-day service is not offered there. A ZIP code the table lacks answers
          *     `400` with key `zip` and message `cannot be located`; a `state` other than the ZIP
          *     code's answers `400` with key `state` and message `does not match zip`.
-         *
-         *     Designed: the source says only "address details" and "nearby pickup locations".
          */
         get: operations["listNearbySameDayPickupLocations"];
         put?: never;
@@ -1523,8 +1493,7 @@ export interface paths {
         /**
          * List specialty pharmacies
          * @description Lists the specialty pharmacies that can dispense a prescription for a patient with an
-         *     insurance plan, in-network first. The source names the inputs "Rx token (prescriber
-         *     NPI) and insurance token (bin, pcn, group)"; they are designed as two choices:
+         *     insurance plan, in-network first. The inputs are two choices:
          *
          *     - the prescription: exactly one of `prescription_token` (a prescription at this
          *       pharmacy) or `prescriber_npi` (for a prescription not here yet);
@@ -1542,8 +1511,7 @@ export interface paths {
          *     both answers `400` `is not allowed` on the second; `pcn` or `group_number` without
          *     `bin` answers `400` `is not allowed`. An unknown `prescription_token` or
          *     `insurance_token` answers `404`, as does one of another customer. The list holds at
-         *     most 100 pharmacies and has no
-         *     pages; an empty list means none is known.
+         *     most 100 pharmacies and has no pages; an empty list means none is known.
          */
         get: operations["listSpecialtyPharmacies"];
         put?: never;
@@ -1575,10 +1543,9 @@ export interface paths {
          *     `$gte` with an integer, `$eq` with an integer or a string) and may be repeated to give
          *     a range, for example `timestamp=$gte:1768435200&timestamp=$lt:1768521600`; `status`
          *     keeps only events with that envelope status (notify events, which have none, never
-         *     match it).
-         *
-         *     The shape of `delivery_data` beyond `status` and `status_code`, and the default
-         *     `limit`, are our design (see `WebhookDeliveryData`).
+         *     match it). Each event's `delivery_data` tells how its delivery went (see
+         *     `WebhookDeliveryData`). The dashboard at `/dashboard` shows an environment's recent
+         *     events with their delivery attempts, and redelivers them.
          */
         get: operations["listWebhookEvents"];
         put?: never;
@@ -1671,7 +1638,8 @@ export interface paths {
          *
          *     Another customer's event, or one of the other environment, answers `404`, as does an
          *     environment without an endpoint. A disabled endpoint answers `409` (enable it first),
-         *     as does an event whose delivery attempt is under way at that moment.
+         *     as does an event whose delivery attempt is under way at that moment. The dashboard at
+         *     `/dashboard` redelivers an event the same way.
          */
         post: operations["redeliverWebhookEvent"];
         delete?: never;
@@ -1703,7 +1671,9 @@ export interface paths {
          *     environment). The first time, a signing secret is made and answered in `secret`: keep
          *     it, it is never shown again (it is stored encrypted). Later calls change only the URL
          *     and keep the secret (answered without `secret`); use `rotate_secret` for a new one.
-         *     Setting the URL of a disabled endpoint, the same URL included, enables it again.
+         *     Setting the URL of a disabled endpoint, the same URL included, enables it again. The
+         *     dashboard at `/dashboard` (sign in with an API key) sets the endpoint of each
+         *     environment the same way, and rotates its secret and sends test events.
          *
          *     Deliveries are POSTs of the event's envelope with `content-type: application/json`,
          *     signed per Standard Webhooks: `webhook-id` (the event's id, the same on every retry),
@@ -1743,7 +1713,8 @@ export interface paths {
          * Rotate the signing secret
          * @description Replaces the endpoint's signing secret with a new one and answers it in `secret`, once.
          *     Every delivery attempt from then on (retries of earlier events included) is signed with
-         *     the new secret. With no endpoint set, answers `404`.
+         *     the new secret. With no endpoint set, answers `404`. The dashboard at `/dashboard`
+         *     rotates it too.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -1763,10 +1734,12 @@ export interface paths {
         put?: never;
         /**
          * Send a test request to the endpoint
-         * @description Sends one signed request to the endpoint now and answers how it went. The request is
-         *     signed and timed out exactly as event deliveries are, with a fresh `webhook-id`; its
-         *     body is `{"test":true,"timestamp":<seconds>}`, which is not an event: it is neither
-         *     recorded, listed nor retried. With no endpoint set, answers `404`.
+         * @description Sends one signed test delivery to the endpoint now and answers how it went: a realistic
+         *     event of the chosen `callback_type` (default `NOTIFY_RX`) with example content, the
+         *     current `timestamp` and `test: true`, signed and timed out exactly as event deliveries
+         *     are, with a fresh `webhook-id`. It refers to no real record and is neither recorded,
+         *     listed nor retried. A disabled endpoint is sent the test too (to check it before
+         *     enabling it again). With no endpoint set, answers `404`.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -1811,7 +1784,7 @@ export interface paths {
         put?: never;
         /**
          * Receive an electronic prescription (sandbox)
-         * @description Sandbox only (our design). The sandbox has no live prescribing network, so this
+         * @description Sandbox only. The sandbox has no live prescribing network, so this
          *     operation plays a prescriber's system: it sends an electronic prescription for one of
          *     the customer's sandbox patients. The pharmacy stores it at once and records a
          *     `NOTIFY_RX` event with the new `prescription_token` (and, in
@@ -1847,18 +1820,16 @@ export interface paths {
          *
          *     Paging is by offset: the page starts at `skip + (page_number - 1) × limit` of the set
          *     sorted by `sort` (default `created_at`) in `direction` (default `desc`). The answer is
-         *     a bare array of consults with the nested `provider` and `program`, as the real
-         *     platform answers it (no total).
+         *     a bare array of consults with the nested `provider` and `program` (no total).
          *
          *     The consult interface is version `v0`, in its paths. Its fields and parameters are
-         *     snake_case, as the source names the query parameters. Authenticate with the API key
-         *     (`Authorization: ApiKey ...`, as the source does) or a bearer token from `POST /oauth/token`.
+         *     snake_case. Authenticate with the API key (`Authorization: ApiKey ...`) or a bearer
+         *     token from `POST /oauth/token`.
          *
-         *     The source lists `200`, `401` and `500`; this service also answers `400` when a query
-         *     value is malformed (a `program_id` that is not 24 hex characters, a non-boolean
-         *     `scheduled`, a `limit` out of bounds, an unknown `sort` field, an
-         *     `appointment_end_date` not later than `appointment_start_date`) rather than ignoring it.
-         *     The consult's shape is the real platform's, with our additions marked.
+         *     A malformed query value answers `400` rather than being ignored: a `program_id` that
+         *     is not 24 hex characters, a non-boolean `scheduled`, a `limit` out of bounds, an
+         *     unknown `sort` field, an `appointment_end_date` not later than
+         *     `appointment_start_date`.
          */
         get: operations["listConsults"];
         put?: never;
@@ -1881,9 +1852,8 @@ export interface paths {
          * @description Lists the questionnaires of the care team of the caller's environment, each with its
          *     program, the default length of an appointment and the states where a provider of its
          *     program is licensed: the `questionnaire`, `state` and `program_id` values to call `GET
-         *     /v0/schedule` and the consult operations with. Our design: the real platform gives its
-         *     ids out of band. The sandbox starts with a sample care team; the operator imports
-         *     production's (`pnpm admin care-team import`).
+         *     /v0/schedule` and the consult operations with. The sandbox starts with a sample care
+         *     team; the operator imports production's (`pnpm admin care-team import`).
          */
         get: operations["listConsultQuestionnaires"];
         put?: never;
@@ -1905,11 +1875,11 @@ export interface paths {
         put?: never;
         /**
          * Create a consult
-         * @description Creates a consult of the questionnaire's program for the patient, as the real platform
-         *     takes it (`CreateConsult`), and answers its id and the patient's token. The patient is
-         *     named by `patient.patient_token` or given whole (a patient record is made or matched
-         *     from it, as `PUT /v1/patient` does). The consult starts at `REVIEW`, waiting for a
-         *     provider, with a `CONSULT` event.
+         * @description Creates a consult of the questionnaire's program for the patient (`ConsultCreate`),
+         *     and answers its id and the patient's token. The patient is named by
+         *     `patient.patient_token` or given whole (a patient record is made or matched from it,
+         *     as `PUT /v1/patient` does). The consult starts at `REVIEW`, waiting for a provider,
+         *     with a `CONSULT` event.
          *
          *     With an `appointment`, the consult is booked at one of the slots `GET /v0/schedule`
          *     offers (`appt_date` its start, `duration` its length in seconds, `provider_id` its
@@ -1919,7 +1889,7 @@ export interface paths {
          *     open slot of a licensed provider of the program answers `400` keyed
          *     `appointment.appt_date`.
          *
-         *     Statuses: `200` with `{consult, patient, patient_token}` (the real platform's); `400`
+         *     Statuses: `200` with `{consult, patient, patient_token}`; `400`
          *     on validation errors (an unknown `questionaire` is keyed so; a patient record cannot
          *     be made of gender `unknown`: `patient.gender`); `404` `Consult questionnaire not
          *     found. (You may not be authorized to it)` is not used: an unknown questionnaire is a
@@ -1928,9 +1898,13 @@ export interface paths {
          *     ## In the sandbox
          *     A simulated provider reviews sandbox consults by itself, `SANDBOX_STEP_DELAY_MS`
          *     after they are made (production consults are decided by providers, recorded with `pnpm
-         *     admin consult`): `completed`. A marker in `metadata` forces another path (see
-         *     `x-sandbox-triggers`): `sandbox:issue` (`issue`, with a `CONSULT_TASK` for the
-         *     patient, then `issueCompleted`), `sandbox:reject` (`rejected`). `PATCH
+         *     admin consult`): `completed`. In the sandbox, `simulation` forces another path (see
+         *     `x-sandbox-triggers`): `{"status": "issue"}` (`issue`, with a `CONSULT_TASK` for the
+         *     patient, then `issueCompleted`), `{"status": "rejected"}` (`rejected`),
+         *     `{"status": "completed"}` (the default). A production API key sending `simulation`
+         *     answers `400` (`simulation`: `is only accepted with a sandbox API key`). Deprecated:
+         *     the markers `sandbox:issue` and `sandbox:reject` in `metadata` still force the same
+         *     paths when `simulation` is absent. `PATCH
          *     /consults/v0/consult/{consult_id}/simulate` moves a sandbox consult at once.
          */
         post: operations["createConsult"];
@@ -1955,7 +1929,7 @@ export interface paths {
         };
         /**
          * Get a consult
-         * @description Answers one of the caller's consults (the real platform's fields this service keeps).
+         * @description Answers one of the caller's consults.
          *     An unknown consult, or another tenant's or environment's, answers `404` `Consult not
          *     found. (You may not be authorized to it)`.
          */
@@ -1966,9 +1940,10 @@ export interface paths {
          * Cancel a consult
          * @description Cancels a consult that no provider has decided yet (`REVIEW` or `issue`): its status
          *     becomes `canceled`, its appointment's slot is free again, and a `CONSULT` event is
-         *     recorded (and a `CONSULT_TASK` event when an `issue`'s open task is canceled with it). The record stays (our design). Answers `200` with the consult's id as a JSON
-         *     string (the real platform answers a string). A consult already decided answers `409`;
-         *     canceling again answers `200` and changes nothing.
+         *     recorded (and a `CONSULT_TASK` event when an `issue`'s open task is canceled with
+         *     it). The consult is not deleted: it stays readable, `canceled`. Answers `200` with the
+         *     consult's id as a JSON string. A consult already decided answers `409`; canceling
+         *     again answers `200` and changes nothing.
          */
         delete: operations["deleteConsult"];
         options?: never;
@@ -1997,7 +1972,7 @@ export interface paths {
         head?: never;
         /**
          * Simulate a provider's decision on a sandbox consult
-         * @description Moves a sandbox consult as a provider would, at once (the real platform's simulation):
+         * @description Moves a sandbox consult as a provider would, at once:
          *     `REVIEW` to `completed`, `issue` or `rejected`; `issue` to `issueCompleted` or
          *     `issueRejected`. Records the `CONSULT` event (and the `CONSULT_TASK` of an issue), and
          *     answers `{newStatus, statusFlowFromTo}`. A move the status does not allow answers
@@ -2017,10 +1992,9 @@ export interface paths {
          * List open provider slots
          * @description Lists the open slots of providers licensed in `state` for the `questionnaire`'s
          *     consults, between `start` and `end`: slots usable for creating consults and
-         *     appointments, as the real platform answers them (`{availabilities: [{start, end}]}`),
-         *     with our `provider_id`, `provider_name` and `duration` beside. Every parameter is
-         *     required except `duration` (minutes per slot; the questionnaire's default length when
-         *     omitted).
+         *     appointments (`{availabilities: [{start, end}]}`), each with its `provider_id`,
+         *     `provider_name` and `duration`. Every parameter is required except `duration` (minutes
+         *     per slot; the questionnaire's default length when omitted).
          *
          *     Slots are computed from the care team of the caller's environment: each provider of
          *     the questionnaire's program licensed in `state`, their weekly working hours in their
@@ -2030,10 +2004,10 @@ export interface paths {
          *     first, then by provider.
          *
          *     Rules: `start` must be later than now and `end` later than `start`; the window may
-         *     span at most 31 days (our limit); `questionnaire` is 24 hex characters without a
-         *     prefix; `state` is two upper-case letters; `duration` a positive number of minutes (5
-         *     to 480). A violation answers `400`; an unknown questionnaire `404` `Consult
-         *     questionnaire not found. (You may not be authorized to it)`, as the real platform says.
+         *     span at most 31 days; `questionnaire` is 24 hex characters without a prefix; `state`
+         *     is two upper-case letters; `duration` a positive number of minutes (5 to 480). A
+         *     violation answers `400`; an unknown questionnaire `404` `Consult questionnaire not
+         *     found. (You may not be authorized to it)`.
          *
          *     The ids to call it with are listed by `GET /consults/v0/questionnaires`. The sandbox's
          *     sample care team (`apps/api/reference-data/care-team.json`) has, for example, the
@@ -2060,15 +2034,14 @@ export interface paths {
         /**
          * List lab test kits
          * @description Lists the kits of the deployment's catalogue, the kinds of at-home collection kit a
-         *     lab order can send, as a bare array (the real platform's shape). Each kit has the
-         *     real `id` and `sku`, and our `name`, `description`, `sample_type` and `test_ids` (the
-         *     tests it serves). The listing takes no parameters and is not paged.
+         *     lab order can send, as a bare array. Each kit has its `id`, `sku`, `name`,
+         *     `description`, `sample_type` and `test_ids` (the tests it serves). The listing takes
+         *     no parameters and is not paged.
          *
-         *     Statuses (the real platform lists `200`, `400`, `401`, `404`, `500`): `404` `Unable to
-         *     find Kits.` when the environment's catalogue has no kit (our reading: an empty
-         *     catalogue is answered as not found); `500` is an unexpected, probably transient
-         *     failure, to retry later. The sandbox starts with a sample catalogue; the operator
-         *     imports production's (`pnpm admin diagnostics-catalogue import`).
+         *     Statuses: `404` `Unable to find Kits.` when the environment's catalogue has no kit;
+         *     `500` is an unexpected, probably transient failure, to retry later. The sandbox starts
+         *     with a sample catalogue; the operator imports production's (`pnpm admin
+         *     diagnostics-catalogue import`).
          */
         get: operations["listDiagnosticKits"];
         put?: never;
@@ -2088,12 +2061,12 @@ export interface paths {
         };
         /**
          * List lab tests
-         * @description Lists the tests of the deployment's catalogue as a bare array (the real platform's
-         *     shape): the real `id` and `name`, and what an integrator needs to order correctly
-         *     (our additions): the panels the test measures with the results each reports (codes,
-         *     LOINC where the analyte has one, units, reference ranges), the sample the patient
-         *     collects, whether an order must name its approving physician, and the kits that serve
-         *     it. An environment without a catalogue answers `[]`. Not paged.
+         * @description Lists the tests of the deployment's catalogue as a bare array: each test's `id` and
+         *     `name`, and what is needed to order it correctly: the panels the test measures with
+         *     the results each reports (codes, LOINC where the analyte has one, units, reference
+         *     ranges), the sample the patient collects, whether an order must name its approving
+         *     physician, and the kits that serve it. An environment without a catalogue answers
+         *     `[]`. Not paged.
          */
         get: operations["listDiagnosticTests"];
         put?: never;
@@ -2113,8 +2086,8 @@ export interface paths {
         };
         /**
          * List lab orders
-         * @description Lists the caller's lab orders, newest first, one page at a time, as the real platform
-         *     answers them: `{results, nextPageToken}`.
+         * @description Lists the caller's lab orders, newest first, one page at a time:
+         *     `{results, nextPageToken}`.
          *
          *     Filters combine (all must hold). `test_id` and `kit_id` take an operator prefix then
          *     a version-4 UUID (`$eq:3f6c1a2e-...`); `custom_data_1` to `custom_data_3` take an
@@ -2130,11 +2103,10 @@ export interface paths {
         put?: never;
         /**
          * Order a lab test kit
-         * @description Creates a lab order and fulfils a new kit of the test to the patient at `address`: the
-         *     real platform's body (`PostOrders`). If the patient already has a kit, use `POST
-         *     /diagnostics/v0/orders/register` instead. The order starts at `ORDER_SUCCESS` (an
-         *     event); each following milestone updates `status` and is emitted as an event, and the
-         *     kit's serial is assigned when it ships.
+         * @description Creates a lab order and fulfils a new kit of the test to the patient at `address`. If
+         *     the patient already has a kit, use `POST /diagnostics/v0/orders/register` instead. The
+         *     order starts at `ORDER_SUCCESS` (an event); each following milestone updates `status`
+         *     and is emitted as an event, and the kit's serial is assigned when it ships.
          *
          *     `test_id` and `address` are required, and the patient, by `patient_token` or inline
          *     as `patient` (one of them: `400` keyed `patient` when both, `patient_token` when
@@ -2146,8 +2118,8 @@ export interface paths {
          *     caller's records is a `400` keyed by that field. Unknown fields are refused with `is
          *     not allowed`.
          *
-         *     The real platform answers "200 or 201"; this service answers `201 Created` with the
-         *     order. JSON bodies only (`415` otherwise). Send an `Idempotency-Key` to retry safely.
+         *     Answers `201 Created` with the order. JSON bodies only (`415` otherwise). Send an
+         *     `Idempotency-Key` to retry safely.
          *
          *     ## In the sandbox
          *     A simulated lab carries sandbox orders through their lifecycle by itself, one
@@ -2155,11 +2127,16 @@ export interface paths {
          *     records them): order success, shipped (the kit's serial is assigned), in transit,
          *     delivered to patient, shipped to lab, in transit to lab, delivered to lab, lab
          *     accessed kit, results available, each with its `DIAGNOSTICS_*` event. Results are
-         *     normal, drawn within each analyte's reference range. Markers in `custom_data_1`,
-         *     `custom_data_2` or `custom_data_3` force other outcomes (see `x-sandbox-triggers`):
-         *     `sandbox:abnormal` (results out of range, qualitative ones abnormal),
-         *     `sandbox:reject` (the lab rejects the sample after it was delivered to the lab; not
-         *     fixable), `sandbox:reject:fixable` (rejected, fixable with a new sample).
+         *     normal, drawn within each analyte's reference range. In the sandbox, `simulation`
+         *     forces another outcome (see `x-sandbox-triggers`): `{"outcome": "abnormal"}` (results
+         *     out of range, qualitative ones abnormal), `{"outcome": "rejected"}` (the lab rejects
+         *     the sample after it was delivered to the lab; not fixable),
+         *     `{"outcome": "rejected_fixable"}` (rejected, fixable with a new sample),
+         *     `{"outcome": "normal"}` (the default). A production API key sending `simulation`
+         *     answers `400` (`simulation`: `is only accepted with a sandbox API key`). Deprecated:
+         *     the markers `sandbox:abnormal`, `sandbox:reject` and `sandbox:reject:fixable` in
+         *     `custom_data_1`, `custom_data_2` or `custom_data_3` still force the same outcomes
+         *     when `simulation` is absent.
          */
         post: operations["createDiagnosticOrder"];
         delete?: never;
@@ -2181,9 +2158,8 @@ export interface paths {
          * Create an order for a kit already held
          * @description Creates a lab order for a kit the customer already holds or fulfils itself, with its
          *     `kit_serial` (when the service ships the kit, use `POST /diagnostics/v0/orders`
-         *     instead). The body is the real platform's `RegisterOrder`: that of order creation
-         *     without `specimen`, plus the required `kit_serial`; `address` is optional, since
-         *     nothing is shipped.
+         *     instead). The body is that of order creation without `specimen`, plus the required
+         *     `kit_serial`; `address` is optional, since nothing is shipped.
          *
          *     The order starts at `ORDER_SUCCESS` with its kit registered; the milestones to the
          *     patient are skipped (the next is shipped to lab). The rules of order creation hold
@@ -2191,8 +2167,8 @@ export interface paths {
          *     panels of the test). A malformed serial answers `400`; a serial already registered to
          *     an order `409`.
          *
-         *     The real platform answers "200 or 201"; this service answers `201` with the order.
-         *     JSON bodies only. Send an `Idempotency-Key` to retry safely.
+         *     Answers `201` with the order. JSON bodies only. Send an `Idempotency-Key` to retry
+         *     safely.
          *
          *     ## In the sandbox
          *     A simulated lab carries sandbox orders through their lifecycle by itself, one
@@ -2200,11 +2176,16 @@ export interface paths {
          *     records them). The kit is the customer's, so nothing ships to the patient: order
          *     success, then shipped to lab, in transit to lab, delivered to lab, lab accessed kit,
          *     results available, each with its `DIAGNOSTICS_*` event. Results are
-         *     normal, drawn within each analyte's reference range. Markers in `custom_data_1`,
-         *     `custom_data_2` or `custom_data_3` force other outcomes (see `x-sandbox-triggers`):
-         *     `sandbox:abnormal` (results out of range, qualitative ones abnormal),
-         *     `sandbox:reject` (the lab rejects the sample after it was delivered to the lab; not
-         *     fixable), `sandbox:reject:fixable` (rejected, fixable with a new sample).
+         *     normal, drawn within each analyte's reference range. In the sandbox, `simulation`
+         *     forces another outcome (see `x-sandbox-triggers`): `{"outcome": "abnormal"}` (results
+         *     out of range, qualitative ones abnormal), `{"outcome": "rejected"}` (the lab rejects
+         *     the sample after it was delivered to the lab; not fixable),
+         *     `{"outcome": "rejected_fixable"}` (rejected, fixable with a new sample),
+         *     `{"outcome": "normal"}` (the default). A production API key sending `simulation`
+         *     answers `400` (`simulation`: `is only accepted with a sandbox API key`). Deprecated:
+         *     the markers `sandbox:abnormal`, `sandbox:reject` and `sandbox:reject:fixable` in
+         *     `custom_data_1`, `custom_data_2` or `custom_data_3` still force the same outcomes
+         *     when `simulation` is absent.
          */
         post: operations["registerDiagnosticOrder"];
         delete?: never;
@@ -2228,9 +2209,9 @@ export interface paths {
         };
         /**
          * Get a lab order
-         * @description Answers one of the caller's lab orders (the real platform's `Order`), with its current
-         *     `status`. An `order_id` that is not a version-4 UUID answers `400`; an unknown order,
-         *     or another tenant's or environment's, `404` `Unable to find Order.`.
+         * @description Answers one of the caller's lab orders, with its current `status`. An `order_id` that
+         *     is not a version-4 UUID answers `400`; an unknown order, or another tenant's or
+         *     environment's, `404` `Unable to find Order.`.
          */
         get: operations["getDiagnosticOrder"];
         put?: never;
@@ -2256,11 +2237,10 @@ export interface paths {
         };
         /**
          * Get why the lab rejected an order's sample
-         * @description Answers why the lab could not process the order's sample (the real platform's
-         *     rejection): `reason`, `rejected_at`, whether it is `fixable` with a new sample, and the
-         *     `panel_name` concerned when one panel alone failed. An order that was not rejected
-         *     answers `404` `The order was not rejected.` (our design; the real platform does not
-         *     say); an unknown order `404` `Unable to find Order.`.
+         * @description Answers why the lab could not process the order's sample: `reason`, `rejected_at`,
+         *     whether it is `fixable` with a new sample, and the `panel_name` concerned when one
+         *     panel alone failed. An order that was not rejected answers `404` `The order was not
+         *     rejected.`; an unknown order `404` `Unable to find Order.`.
          */
         get: operations["getDiagnosticOrderRejection"];
         put?: never;
@@ -2286,13 +2266,13 @@ export interface paths {
         };
         /**
          * Get lab results of an order
-         * @description Answers the order's results as a bare array (the real platform's shape): each result
-         *     with its `name`, `quantitative_value` (a number, as text) or `qualitative_value`,
-         *     `measured_at`, `panel_name` and `severity`, and our `panel_code`, `code` (LOINC where
-         *     the analyte has one), `code_system`, `unit` and `reference_range`. Results are
-         *     readable only once the order's status is `RESULTS_AVAILABLE`: before, and for a
-         *     rejected order, the answer is `[]` (our design: polling needs no error handling). An
-         *     unknown order answers `404` `Unable to find Order.`.
+         * @description Answers the order's results as a bare array: each result with its `name`,
+         *     `quantitative_value` (a number, as text) or `qualitative_value`, `measured_at`,
+         *     `panel_name`, `severity`, `panel_code`, `code` (LOINC where the analyte has one),
+         *     `code_system`, `unit` and `reference_range`. Results are readable only once the
+         *     order's status is `RESULTS_AVAILABLE`: before, and for a rejected order, the answer is
+         *     `[]`, so polling needs no error handling. An unknown order answers `404` `Unable to
+         *     find Order.`.
          */
         get: operations["getDiagnosticOrderResults"];
         put?: never;
@@ -2318,15 +2298,16 @@ export interface paths {
         };
         /**
          * Get lab results of an order, with their files
-         * @description Version 2 of the results (the real platform's): each result as in version 0, plus the
-         *     `media_ids` of the files the lab attached to it (empty when none).
-         *     As version 0, it answers the order's results as a bare array (the real platform's shape): each result
-         *     with its `name`, `quantitative_value` (a number, as text) or `qualitative_value`,
-         *     `measured_at`, `panel_name` and `severity`, and our `panel_code`, `code` (LOINC where
-         *     the analyte has one), `code_system`, `unit` and `reference_range`. Results are
-         *     readable only once the order's status is `RESULTS_AVAILABLE`: before, and for a
-         *     rejected order, the answer is `[]` (our design: polling needs no error handling). An
-         *     unknown order answers `404` `Unable to find Order.`.
+         * @description Version 2 of the results: each result as in version 0, plus the `media_ids` of the
+         *     files the lab attached to it (empty when none).
+         *
+         *     As version 0, it answers the order's results as a bare array: each result with its
+         *     `name`, `quantitative_value` (a number, as text) or `qualitative_value`, `measured_at`,
+         *     `panel_name`, `severity`, `panel_code`, `code` (LOINC where the analyte has one),
+         *     `code_system`, `unit` and `reference_range`. Results are readable only once the
+         *     order's status is `RESULTS_AVAILABLE`: before, and for a rejected order, the answer is
+         *     `[]`, so polling needs no error handling. An unknown order answers `404` `Unable to
+         *     find Order.`.
          */
         get: operations["getDiagnosticOrderResultsV2"];
         put?: never;
@@ -2352,11 +2333,10 @@ export interface paths {
         };
         /**
          * Check a kit serial
-         * @description Answers whether a kit serial can be registered for an order of this kit (the real
-         *     platform's check; the serial travels in the query parameter `test`, as the real
-         *     platform names it): `true` when it is well-formed (4 to 64 letters, digits and
-         *     hyphens) and no order has registered it yet, else `false`. An unknown kit answers
-         *     `404` `Unable to find Kit.`.
+         * @description Answers whether a kit serial can be registered for an order of this kit (the serial
+         *     travels in the query parameter `test`): `true` when it is well-formed (4 to 64
+         *     letters, digits and hyphens) and no order has registered it yet, else `false`. An
+         *     unknown kit answers `404` `Unable to find Kit.`.
          */
         get: operations["validateKitSerial"];
         put?: never;
@@ -2385,16 +2365,14 @@ export interface paths {
          * Register a kit for an order
          * @description Registers the physical kit (its `kit_serial`) for an existing order, for kits the
          *     customer holds or fulfils itself; otherwise the service registers the kit when it
-         *     ships it. Answers `200` with the updated order (its `kit.serial` set). The seed's
-         *     operation; the real platform registers kits only with `POST
-         *     /diagnostics/v0/orders/register`.
+         *     ships it. Answers `200` with the updated order (its `kit.serial` set). To create an
+         *     order and register its kit at once, use `POST /diagnostics/v0/orders/register`.
          *
          *     The order becomes one of a kit the customer holds, as if it had been registered: the
          *     service ships nothing, and its next milestone is shipped to lab. A kit is registered
          *     once: when the order already has a kit (the service shipped one, or a serial was
-         *     registered), or the serial is registered to another order, the request answers `409`
-         *     (our design; the source does not list this operation's statuses). A malformed `order_id` or `kit_serial`
-         *     answers `400`; an unknown order answers `404`
+         *     registered), or the serial is registered to another order, the request answers `409`.
+         *     A malformed `order_id` or `kit_serial` answers `400`; an unknown order answers `404`
          *     `Unable to find Order.`. JSON bodies only.
          */
         put: operations["registerKitSerial"];
@@ -2415,12 +2393,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an order for a kit already held (the seed's path)
+         * Create an order for a kit already held (path without /diagnostics)
          * @description Creates a lab order for a kit the customer already holds or fulfils itself, with its
          *     `kit_serial` (when the service ships the kit, use `POST /diagnostics/v0/orders`
-         *     instead). The body is the real platform's `RegisterOrder`: that of order creation
-         *     without `specimen`, plus the required `kit_serial`; `address` is optional, since
-         *     nothing is shipped.
+         *     instead). The body is that of order creation without `specimen`, plus the required
+         *     `kit_serial`; `address` is optional, since nothing is shipped.
          *
          *     The order starts at `ORDER_SUCCESS` with its kit registered; the milestones to the
          *     patient are skipped (the next is shipped to lab). The rules of order creation hold
@@ -2428,11 +2405,11 @@ export interface paths {
          *     panels of the test). A malformed serial answers `400`; a serial already registered to
          *     an order `409`.
          *
-         *     The real platform answers "200 or 201"; this service answers `201` with the order.
-         *     JSON bodies only. Send an `Idempotency-Key` to retry safely.
+         *     Answers `201` with the order. JSON bodies only. Send an `Idempotency-Key` to retry
+         *     safely.
          *
-         *     This is the seed's path, without the `/diagnostics` prefix; it behaves exactly as
-         *     `POST /diagnostics/v0/orders/register`, the real platform's path.
+         *     This path, without the `/diagnostics` prefix, behaves exactly as
+         *     `POST /diagnostics/v0/orders/register`.
          *
          *     ## In the sandbox
          *     A simulated lab carries sandbox orders through their lifecycle by itself, one
@@ -2440,11 +2417,16 @@ export interface paths {
          *     records them). The kit is the customer's, so nothing ships to the patient: order
          *     success, then shipped to lab, in transit to lab, delivered to lab, lab accessed kit,
          *     results available, each with its `DIAGNOSTICS_*` event. Results are
-         *     normal, drawn within each analyte's reference range. Markers in `custom_data_1`,
-         *     `custom_data_2` or `custom_data_3` force other outcomes (see `x-sandbox-triggers`):
-         *     `sandbox:abnormal` (results out of range, qualitative ones abnormal),
-         *     `sandbox:reject` (the lab rejects the sample after it was delivered to the lab; not
-         *     fixable), `sandbox:reject:fixable` (rejected, fixable with a new sample).
+         *     normal, drawn within each analyte's reference range. In the sandbox, `simulation`
+         *     forces another outcome (see `x-sandbox-triggers`): `{"outcome": "abnormal"}` (results
+         *     out of range, qualitative ones abnormal), `{"outcome": "rejected"}` (the lab rejects
+         *     the sample after it was delivered to the lab; not fixable),
+         *     `{"outcome": "rejected_fixable"}` (rejected, fixable with a new sample),
+         *     `{"outcome": "normal"}` (the default). A production API key sending `simulation`
+         *     answers `400` (`simulation`: `is only accepted with a sandbox API key`). Deprecated:
+         *     the markers `sandbox:abnormal`, `sandbox:reject` and `sandbox:reject:fixable` in
+         *     `custom_data_1`, `custom_data_2` or `custom_data_3` still force the same outcomes
+         *     when `simulation` is absent.
          */
         post: operations["registerDiagnosticOrderUnprefixed"];
         delete?: never;
@@ -2459,9 +2441,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The order's id (a version-4 UUID), as answered when the order was created. The source
-                 *     spells this path parameter `orderId` here and `order_id` in the kit registration path;
-                 *     both name the same id.
+                 * @description The order's id (a version-4 UUID), as answered when the order was created. This path
+                 *     parameter is spelled `orderId` here and `order_id` in the kit registration path; both
+                 *     name the same id.
                  * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
                  */
                 orderId: components["parameters"]["DiagnosticOrderIdCamel"];
@@ -2469,17 +2451,17 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get lab results of an order (the seed's path)
-         * @description Answers the order's results as a bare array (the real platform's shape): each result
-         *     with its `name`, `quantitative_value` (a number, as text) or `qualitative_value`,
-         *     `measured_at`, `panel_name` and `severity`, and our `panel_code`, `code` (LOINC where
-         *     the analyte has one), `code_system`, `unit` and `reference_range`. Results are
-         *     readable only once the order's status is `RESULTS_AVAILABLE`: before, and for a
-         *     rejected order, the answer is `[]` (our design: polling needs no error handling). An
-         *     unknown order answers `404` `Unable to find Order.`.
+         * Get lab results of an order (path without /diagnostics)
+         * @description Answers the order's results as a bare array: each result with its `name`,
+         *     `quantitative_value` (a number, as text) or `qualitative_value`, `measured_at`,
+         *     `panel_name`, `severity`, `panel_code`, `code` (LOINC where the analyte has one),
+         *     `code_system`, `unit` and `reference_range`. Results are readable only once the
+         *     order's status is `RESULTS_AVAILABLE`: before, and for a rejected order, the answer is
+         *     `[]`, so polling needs no error handling. An unknown order answers `404` `Unable to
+         *     find Order.`.
          *
-         *     This is the seed's path, without the `/diagnostics` prefix and with the camelCase
-         *     `orderId`; it answers exactly as `GET /diagnostics/v0/orders/{order_id}/results`.
+         *     This path, without the `/diagnostics` prefix and with the camelCase `orderId`, answers
+         *     exactly as `GET /diagnostics/v0/orders/{order_id}/results`.
          */
         get: operations["getDiagnosticOrderResultsUnprefixed"];
         put?: never;
@@ -2503,7 +2485,7 @@ export interface paths {
          * Create an account
          * @description Creates an account and answers its `id` (`201`). No bearer token is needed: the
          *     request is routed to its tenant by the `x-tenant-id` header, and to the tenant's
-         *     production accounts unless `x-environment: sandbox` says otherwise (our design). A
+         *     production accounts unless `x-environment: sandbox` says otherwise. A
          *     request that carries both `x-tenant-id` and a valid bearer token matches no route and
          *     is answered `404` (in the default error shape).
          *
@@ -2514,20 +2496,18 @@ export interface paths {
          *     `privacy_policy`, `notice_of_privacy_practices`); each is recorded as
          *     `POST /accounts/{accountId}/consents` would record it. The password is stored as an
          *     scrypt hash; `contactName` and `contactNumber` are stored encrypted; the email is kept
-         *     to tell accounts apart (our design).
+         *     to tell accounts apart.
          *
-         *     The accounts interface (labelled version 1.0 by the source; its paths carry no
-         *     version) is camelCase, as the source's `contactNumber` and `contactName` are. JSON
-         *     bodies only.
+         *     The accounts interface is version 1.0 (its paths carry no version) and camelCase
+         *     (`contactNumber`, `contactName`). JSON bodies only.
          *
          *     Statuses: `201` with `{id}`; `400` on validation errors (`is required`, `is not
-         *     allowed`, a password breaking the rules: `fails to match the required pattern`);
+         *     allowed`, a password breaking the rules: `must be 8 to 72 characters with a lower-case letter, an upper-case letter and a digit`);
          *     `401` when `x-tenant-id` is missing or names no tenant; `404` with a valid bearer
          *     token as well; `409` when the tenant already has an account with this email in this
-         *     environment, compared case-insensitively (our rule); `413` and `415` for oversize
-         *     and non-JSON bodies; any other status in the default error shape, as the source says.
-         *     Send an `Idempotency-Key` to retry safely: a retry answers the first `201` again
-         *     rather than `409`.
+         *     environment, compared case-insensitively; `413` and `415` for oversize and non-JSON
+         *     bodies; any other status in the default error shape. Send an `Idempotency-Key` to
+         *     retry safely: a retry answers the first `201` again rather than `409`.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -2556,8 +2536,7 @@ export interface paths {
          * @description Records that the account gave a consent (`terms_of_service`, `privacy_policy` or
          *     `notice_of_privacy_practices`), with the time it was recorded. Registering a consent
          *     the account already gave is idempotent: it answers the consent recorded first (`200`,
-         *     the same `id` and `createdAt`) and records nothing; a new one answers `201` (our
-         *     design, as the answer is).
+         *     the same `id` and `createdAt`) and records nothing; a new one answers `201`.
          *
          *     Needs a bearer token from `POST /oauth/token` whose client holds the scope
          *     `accounts:consents:create`. A missing, invalid, expired or revoked token answers
@@ -2592,11 +2571,10 @@ export interface paths {
         /**
          * Delete an account
          * @description Deletes the account with its password hash, contact details and consents,
-         *     irreversibly, and answers `204` with no body (our design: the source does not list
-         *     the statuses). What remains is a record that an account of this id existed, when it
-         *     was created and when it was deleted, with no personal data. Deleting again answers
-         *     `404` `Unable to find Account.`, as does an account of another tenant or
-         *     environment; every later call on the account answers `404` too.
+         *     irreversibly, and answers `204` with no body. What remains is a record that an account
+         *     of this id existed, when it was created and when it was deleted, with no personal
+         *     data. Deleting again answers `404` `Unable to find Account.`, as does an account of
+         *     another tenant or environment; every later call on the account answers `404` too.
          *
          *     Needs a bearer token whose client holds the scope `accounts:delete`. A missing,
          *     invalid, expired or revoked token answers `401` (`Authorization missing or
@@ -2622,9 +2600,9 @@ export interface paths {
          * Exchange client credentials for an access token
          * @description Exchanges the credentials of a machine-to-machine client for a bearer token: the
          *     OAuth 2.0 client credentials grant (RFC 6749 §4.4), sent as JSON with `client_id`,
-         *     `client_secret`, `audience` and `grant_type: client_credentials` as the source shows,
-         *     or form-encoded as OAuth 2.0 clients send it. The source places this at
-         *     `{auth_url}/oauth/token`; a self-hosted deployment serves it here. The client may
+         *     `client_secret`, `audience` and `grant_type: client_credentials`, or form-encoded as
+         *     OAuth 2.0 clients send it. A self-hosted deployment serves it here, on the API's own
+         *     host, rather than at a separate `{auth_url}/oauth/token`. The client may
          *     instead authenticate with HTTP Basic (`Authorization: Basic
          *     base64(client_id:client_secret)`, RFC 6749 §2.3.1). An optional `scope` narrows the
          *     token to some of the client's scopes.
@@ -2671,7 +2649,7 @@ export interface paths {
          *     the tokens they signed have expired. A token names its key in its `kid` header. A
          *     service that receives the tokens can verify them itself (`alg` `EdDSA` only; check
          *     `iss`, `aud` and `exp`). Public, and cacheable for five minutes (`Cache-Control:
-         *     public, max-age=300`). Our design: the source does not show it.
+         *     public, max-age=300`).
          */
         get: operations["getJsonWebKeySet"];
         put?: never;
@@ -2699,9 +2677,10 @@ export interface webhooks {
          *     prescription, by transfer (one per transferred prescription) or by direct transfer.
          *     It is a notify event: no `request_id`, no `status`.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -2712,7 +2691,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["notifyRxEvent"];
         delete?: never;
@@ -2737,9 +2717,10 @@ export interface webhooks {
          *     transferred prescription is sent too), `error` when none could be (a pharmacy or
          *     prescriber that does not answer within 6 days rejects the transfer).
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -2750,7 +2731,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["transferEvent"];
         delete?: never;
@@ -2774,9 +2756,10 @@ export interface webhooks {
          *     or when a contact attempt failed (`error`), for example because the transfer is no
          *     longer `pending` or the contact method is unsupported.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -2787,7 +2770,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["transferContactEvent"];
         delete?: never;
@@ -2811,9 +2795,10 @@ export interface webhooks {
          *     sent too), `error` when rejected (the only event sent; `message` starts with a
          *     rejection notice and the reason).
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -2824,7 +2809,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["directTransferEvent"];
         delete?: never;
@@ -2847,9 +2833,10 @@ export interface webhooks {
          * @description Sent when a fill request is processed; `success` means filled and pending shipment.
          *     Shipment progress follows as `SHIPMENT` events.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -2860,7 +2847,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["orderEvent"];
         delete?: never;
@@ -2882,9 +2870,10 @@ export interface webhooks {
          * A shipment progressed
          * @description Sent at each carrier milestone of a fill request's shipment, ending with `DELIVERED`.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -2895,7 +2884,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["shipmentEvent"];
         delete?: never;
@@ -2918,11 +2908,12 @@ export interface webhooks {
          * @description Milestone 1 of 9 of a lab order (see `DiagnosticsOrderSuccessEvent`). Lab order events are
          *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
          *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
-         *     available. The event name and payload are our design; the source shows neither.
+         *     available.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -2933,7 +2924,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["diagnosticsOrderSuccessEvent"];
         delete?: never;
@@ -2956,11 +2948,12 @@ export interface webhooks {
          * @description Milestone 2 of 9 of a lab order (see `DiagnosticsOrderShippedEvent`). Lab order events are
          *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
          *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
-         *     available. The event name and payload are our design; the source shows neither.
+         *     available.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -2971,7 +2964,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["diagnosticsOrderShippedEvent"];
         delete?: never;
@@ -2994,11 +2988,12 @@ export interface webhooks {
          * @description Milestone 3 of 9 of a lab order (see `DiagnosticsOrderInTransitEvent`). Lab order events are
          *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
          *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
-         *     available. The event name and payload are our design; the source shows neither.
+         *     available.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3009,7 +3004,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["diagnosticsOrderInTransitEvent"];
         delete?: never;
@@ -3032,11 +3028,12 @@ export interface webhooks {
          * @description Milestone 4 of 9 of a lab order (see `DiagnosticsOrderDeliveredToPatientEvent`). Lab order events are
          *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
          *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
-         *     available. The event name and payload are our design; the source shows neither.
+         *     available.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3047,7 +3044,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["diagnosticsOrderDeliveredToPatientEvent"];
         delete?: never;
@@ -3070,11 +3068,12 @@ export interface webhooks {
          * @description Milestone 5 of 9 of a lab order (see `DiagnosticsOrderShippedToLabEvent`). Lab order events are
          *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
          *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
-         *     available. The event name and payload are our design; the source shows neither.
+         *     available.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3085,7 +3084,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["diagnosticsOrderShippedToLabEvent"];
         delete?: never;
@@ -3108,11 +3108,12 @@ export interface webhooks {
          * @description Milestone 6 of 9 of a lab order (see `DiagnosticsOrderInTransitToLabEvent`). Lab order events are
          *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
          *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
-         *     available. The event name and payload are our design; the source shows neither.
+         *     available.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3123,7 +3124,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["diagnosticsOrderInTransitToLabEvent"];
         delete?: never;
@@ -3146,11 +3148,12 @@ export interface webhooks {
          * @description Milestone 7 of 9 of a lab order (see `DiagnosticsOrderDeliveredToLabEvent`). Lab order events are
          *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
          *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
-         *     available. The event name and payload are our design; the source shows neither.
+         *     available.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3161,7 +3164,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["diagnosticsOrderDeliveredToLabEvent"];
         delete?: never;
@@ -3184,11 +3188,12 @@ export interface webhooks {
          * @description Milestone 8 of 9 of a lab order (see `DiagnosticsLabAccessedKitEvent`). Lab order events are
          *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
          *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
-         *     available. The event name and payload are our design; the source shows neither.
+         *     available.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3199,7 +3204,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["diagnosticsLabAccessedKitEvent"];
         delete?: never;
@@ -3222,11 +3228,12 @@ export interface webhooks {
          * @description Milestone 9 of 9 of a lab order (see `DiagnosticsResultsAvailableEvent`). Lab order events are
          *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
          *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
-         *     available. The event name and payload are our design; the source shows neither.
+         *     available.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3237,7 +3244,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["diagnosticsResultsAvailableEvent"];
         delete?: never;
@@ -3260,11 +3268,12 @@ export interface webhooks {
          * @description The lab rejected the order's sample (see `DiagnosticsOrderRejectedEvent`); it ends the order. Lab order events are
          *     sent in lifecycle order: order success, shipped, in transit, delivered to patient,
          *     shipped to lab, in transit to lab, delivered to lab, lab accessed kit, results
-         *     available. The event name and payload are our design; the source shows neither.
+         *     available.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3275,7 +3284,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["diagnosticsOrderRejectedEvent"];
         delete?: never;
@@ -3295,12 +3305,13 @@ export interface webhooks {
         put?: never;
         /**
          * A file became available
-         * @description The source names the `FILE` event type but does not show its payload; the minimal
-         *     payload documented here (see `FileEvent`) is our design.
+         * @description A file became available (see `FileEvent`). A notify event: its `details` carry only
+         *     tokens and ids.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3311,7 +3322,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["fileEvent"];
         delete?: never;
@@ -3333,11 +3345,12 @@ export interface webhooks {
          * An auto-refill submitted a refill, or ended
          * @description Sent when the service submits a refill of an auto-refill subscription, and when a
          *     subscription ends because its prescription can no longer be refilled (see
-         *     `AutoRefillEvent`). The event type is our design.
+         *     `AutoRefillEvent`).
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3348,7 +3361,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["autoRefillEvent"];
         delete?: never;
@@ -3370,11 +3384,12 @@ export interface webhooks {
          * A same-day delivery order changed status
          * @description Sent each time a same-day delivery order changes status: a courier is booked, collects
          *     it, delivers it, or the order fails, is canceled or is delivered incomplete (see
-         *     `SameDayDeliveryEvent`). The event type is our design.
+         *     `SameDayDeliveryEvent`).
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3385,7 +3400,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["sameDayDeliveryEvent"];
         delete?: never;
@@ -3405,12 +3421,13 @@ export interface webhooks {
         put?: never;
         /**
          * A consult changed status
-         * @description The source names the `CONSULT` event type but does not show its payload; the minimal
-         *     payload documented here (see `ConsultEvent`) is our design.
+         * @description A consult changed status (see `ConsultEvent`). A notify event: its `details` carry only
+         *     tokens and ids.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3421,7 +3438,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["consultEvent"];
         delete?: never;
@@ -3441,12 +3459,13 @@ export interface webhooks {
         put?: never;
         /**
          * A consult task was created or changed
-         * @description The source names the `CONSULT_TASK` event type but does not show its payload; the minimal
-         *     payload documented here (see `ConsultTaskEvent`) is our design.
+         * @description A consult task was created or changed (see `ConsultTaskEvent`). A notify event: its `details` carry only
+         *     tokens and ids.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3457,7 +3476,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["consultTaskEvent"];
         delete?: never;
@@ -3477,12 +3497,13 @@ export interface webhooks {
         put?: never;
         /**
          * A patient was contacted
-         * @description The source names the `CONTACT` event type but does not show its payload; the minimal
-         *     payload documented here (see `ContactEvent`) is our design.
+         * @description A patient was contacted (see `ContactEvent`). A notify event: its `details` carry only
+         *     tokens and ids.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3493,7 +3514,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["contactEvent"];
         delete?: never;
@@ -3513,12 +3535,13 @@ export interface webhooks {
         put?: never;
         /**
          * A prescription was transferred out
-         * @description The source names the `TRANSFER_OUT` event type but does not show its payload; the minimal
-         *     payload documented here (see `TransferOutEvent`) is our design.
+         * @description A prescription was transferred out (see `TransferOutEvent`). A notify event: its `details` carry only
+         *     tokens and ids.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3529,7 +3552,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["transferOutEvent"];
         delete?: never;
@@ -3549,12 +3573,13 @@ export interface webhooks {
         put?: never;
         /**
          * A consult visit changed
-         * @description The source names the `VISIT` event type but does not show its payload; the minimal
-         *     payload documented here (see `VisitEvent`) is our design.
+         * @description A consult visit changed (see `VisitEvent`). A notify event: its `details` carry only
+         *     tokens and ids.
          *
-         *     ## Delivery (our design)
-         *     The service POSTs the event as JSON to the endpoint configured for the environment
-         *     (production or test) in the customer dashboard. Each delivery is signed per the
+         *     ## Delivery
+         *     The service POSTs the event as JSON to the environment's webhook endpoint (production
+         *     and sandbox have one each), set in the dashboard (`/dashboard`, signed in with an API
+         *     key) or with `PUT /v1/webhook_endpoint`. Each delivery is signed per the
          *     [Standard Webhooks](https://www.standardwebhooks.com/) specification: verify the
          *     `webhook-signature` header (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`)
          *     before trusting the body, and refuse timestamps more than 5 minutes old.
@@ -3565,7 +3590,8 @@ export interface webhooks {
          *     previous failure (8 attempts in all), always with the same `webhook-id`, so a receiver may
          *     see an event more than once and should drop repeated ids. Events are not guaranteed to
          *     arrive in order: order them by `timestamp`. Every event can be listed again with
-         *     `GET /v1/webhook_events` for reprocessing.
+         *     `GET /v1/webhook_events` for reprocessing. The dashboard also sends test events, shows
+         *     each event's delivery attempts and redelivers events.
          */
         post: operations["visitEvent"];
         delete?: never;
@@ -3649,8 +3675,7 @@ export interface components {
          * ErrorRequestId
          * @description The id of the request an error answers: the value of the answer's `x-request-id` header.
          *     Quote it when reporting a problem; the service's log lines of the request carry it.
-         *     Every error the service answers has it; it is optional so that the source's error
-         *     bodies, which have no such field, still fit (designed).
+         *     Every error the service answers has it.
          * @example req_k3Xw9PqT2a
          */
         ErrorRequestId: string;
@@ -3658,7 +3683,7 @@ export interface components {
          * BadRequestError
          * @description A request the service refuses. Validation failures carry `validation_errors`, one
          *     item per offending field. A body that cannot be read at all (malformed JSON, an empty
-         *     JSON body) carries `message` instead (designed). A record of another customer answers
+         *     JSON body) carries `message` instead. A record of another customer answers
          *     this status with `error` `Unauthorized` and a `message`. Exactly one of
          *     `validation_errors` and `message` is present, and the service adds `request_id`.
          */
@@ -3700,28 +3725,79 @@ export interface components {
             request_id?: components["schemas"]["ErrorRequestId"];
         };
         /**
+         * PatientSimulationNewRx
+         * @description The simulated electronic prescription of a new sandbox patient: every field is
+         *     optional, an omitted one takes the default of `SandboxElectronicPrescriptionCreate`.
+         *     The medication's name is `prescribed_written_name`, else `prescribed_brand_name`, else
+         *     `prescribed_generic_name`.
+         */
+        PatientSimulationNewRx: {
+            /** @description Directions for use. */
+            medication_sig?: string;
+            /** @description The prescriber's name. */
+            prescriber?: string;
+            /**
+             * Format: int32
+             * @description Days one fill lasts.
+             */
+            days_supply?: number;
+            /**
+             * Format: int32
+             * @description Refills allowed after the first fill.
+             */
+            number_of_refills_allowed?: number;
+            /** @description NDC of the prescribed product (10 or 11 digits, possibly with hyphens). */
+            prescribed_ndc?: string;
+            /**
+             * Format: int32
+             * @description Quantity per fill.
+             */
+            prescribed_quantity?: number;
+            /** @description The medication as written. */
+            prescribed_written_name?: string;
+            /** @description The medication's brand name. */
+            prescribed_brand_name?: string;
+            /** @description The medication's generic name. */
+            prescribed_generic_name?: string;
+        };
+        /**
+         * PatientSimulation
+         * @description Sandbox only: what the sandbox does for the new patient. Sent with a production API
+         *     key, it answers `400` (`simulation`: `is only accepted with a sandbox API key`).
+         */
+        PatientSimulation: {
+            /**
+             * @description Sends the patient an electronic prescription, as `POST
+             *     /v1/sandbox/electronic_prescriptions` does (its `NOTIFY_RX` follows): `true` for
+             *     the default prescription, or an object naming what differs from it. `false` sends
+             *     none. Sent for a patient that already exists, the prescription goes to that
+             *     patient.
+             */
+            newRx?: boolean | components["schemas"]["PatientSimulationNewRx"];
+        };
+        /**
          * Ssn
-         * @description Social security number, 9 digits. Never returned by reads. Stored encrypted (our design:
-         *     AES-256-GCM under the server's secrets key, bound to its patient).
+         * @description Social security number, 9 digits. Never returned by reads. Stored encrypted (AES-256-GCM
+         *     under the server's secrets key, bound to its patient).
          */
         Ssn: string;
         /**
          * SsnSerial
          * @description Last 4 digits of the social security number. Never returned by reads. Stored encrypted
-         *     (our design: AES-256-GCM under the server's secrets key, bound to its patient).
+         *     (AES-256-GCM under the server's secrets key, bound to its patient).
          */
         SsnSerial: string;
         /**
          * Mbi
-         * @description Medicare beneficiary identifier. Stored encrypted (our design: AES-256-GCM under the
-         *     server's secrets key, bound to its patient); the patient's read answers it in clear.
+         * @description Medicare beneficiary identifier. Stored encrypted (AES-256-GCM under the server's
+         *     secrets key, bound to its patient); the patient's read answers it in clear.
          */
         Mbi: string;
         /**
          * IdImage
          * Format: uri
-         * @description URL of an image of the patient's ID. Never returned by reads. Stored encrypted (our design:
-         *     AES-256-GCM under the server's secrets key, bound to its patient).
+         * @description URL of an image of the patient's ID. Never returned by reads. Stored encrypted (AES-256-GCM under
+         *     the server's secrets key, bound to its patient).
          */
         IdImage: string;
         /**
@@ -3761,13 +3837,15 @@ export interface components {
          * PatientCreate
          * @description The fields of a new patient. Fields not listed are refused with `is not allowed`.
          *
-         *     Stored encrypted (our design): `ssn`, `ssn_serial`, `mbi` and `id_image`, identifiers
+         *     Stored encrypted: `ssn`, `ssn_serial`, `mbi` and `id_image`, identifiers
          *     that let anyone holding them act as the patient and are never looked up. Names, date of
          *     birth, gender, guardian, species and address are stored as given: they identify the
          *     patient (creates of the same patient, finding one, matching electronic prescriptions)
          *     and reads answer them.
          */
         PatientCreate: {
+            /** @description Sandbox only, what the sandbox does for the new patient (a production API key answers `400`). */
+            simulation?: components["schemas"]["PatientSimulation"];
             /** @description Legal first name; trimmed. */
             first_name: components["schemas"]["PersonName"];
             /** @description Legal last name; trimmed. */
@@ -3943,7 +4021,7 @@ export interface components {
              * Format: int32
              * @description Quantity still allowed over the remaining fills: at most the quantity per fill
              *     (`prescribed_quantity`, at most 100,000) times the fills allowed
-             *     (`number_of_refills_allowed` + 1, at most 100), so at most 10,000,000 (designed bound).
+             *     (`number_of_refills_allowed` + 1, at most 100), so at most 10,000,000.
              */
             quantity_remaining: number;
             /** @description Status text of the prescription, for example `On Hold` or `Transferred`. */
@@ -3958,7 +4036,7 @@ export interface components {
          * PrescriptionPrescriberAddress
          * @description The prescriber's practice address and contact details. All parts are strings;
          *     `company` and `street2` may be null. A part the pharmacy does not know is an empty
-         *     string (designed: the source types these parts as non-null strings).
+         *     string.
          */
         PrescriptionPrescriberAddress: {
             name: string;
@@ -3995,8 +4073,8 @@ export interface components {
         };
         /**
          * CurrentRxStatusText
-         * @description Status text of a prescription. Values seen: `On Hold`, `Transferred`; `Active`,
-         *     `Expired` and `Inactive` are our design for the other states.
+         * @description Status text of a prescription: `Active`, `On Hold`, `Transferred`, `Expired` or
+         *     `Inactive`.
          * @enum {string}
          */
         CurrentRxStatusText: "Active" | "On Hold" | "Transferred" | "Expired" | "Inactive";
@@ -4006,10 +4084,9 @@ export interface components {
          *     from a prescriber, by transfer from another pharmacy or prescriber, or by direct
          *     transfer, and is announced by a `NOTIFY_RX` event carrying its `prescription_token`.
          *
-         *     Every field is always present. Text fields the source types as plain strings are `null`
-         *     when the pharmacy does not know them (for example the brand name of a transferred
-         *     prescription); that nullability is our design and follows the patient's prescription
-         *     list, so both reads of one prescription agree.
+         *     Every field is always present. Text fields are `null` when the pharmacy does not know
+         *     them (for example the brand name of a transferred prescription), as in the patient's
+         *     prescription list, so both reads of one prescription agree.
          */
         Prescription: {
             /** @description The prescription's token, as carried by `NOTIFY_RX` events and fill requests. */
@@ -4021,37 +4098,37 @@ export interface components {
              *     transferred out, is on hold or has no refills left.
              */
             fillable: boolean;
-            /** @description Brand name of the prescribed product; null when unknown (nullability designed). */
+            /** @description Brand name of the prescribed product; null when unknown. */
             prescribed_brand_name: string | null;
-            /** @description Generic name of the prescribed product; null when unknown (nullability designed). */
+            /** @description Generic name of the prescribed product; null when unknown. */
             prescribed_generic_name: string | null;
-            /** @description NDC of the prescribed product; null when unknown (nullability designed). */
+            /** @description NDC of the prescribed product; null when unknown. */
             prescribed_ndc: string | null;
             /**
              * Format: int32
-             * @description Quantity prescribed per fill; null when unknown (nullability designed).
+             * @description Quantity prescribed per fill; null when unknown.
              */
             prescribed_quantity: number | null;
-            /** @description The product name as the prescriber wrote it; null when unknown (nullability designed). */
+            /** @description The product name as the prescriber wrote it; null when unknown. */
             prescribed_written_name: string | null;
-            /** @description Strength of the prescribed product, for example `20 mg`; null when unknown (nullability designed). */
+            /** @description Strength of the prescribed product, for example `20 mg`; null when unknown. */
             prescribed_drug_strength: string | null;
-            /** @description Unit of `prescribed_quantity`, for example `tablet`; null when unknown (nullability designed). */
+            /** @description Unit of `prescribed_quantity`, for example `tablet`; null when unknown. */
             prescribed_quantity_unit: string | null;
             /** @description The NDC first prescribed, when the pharmacy substituted another product; otherwise null. */
             original_prescribed_ndc: string | null;
-            /** @description Directions for use; null when unknown (nullability designed). */
+            /** @description Directions for use; null when unknown. */
             medication_sig: string | null;
-            /** @description Days one fill lasts, as a string (as the source types it); null when unknown (nullability designed). */
+            /** @description Days one fill lasts, as a string; null when unknown. */
             days_supply: string | null;
             /**
              * Format: date-time
-             * @description When the prescriber wrote the prescription; null when unknown (nullability designed).
+             * @description When the prescriber wrote the prescription; null when unknown.
              */
             date_written: string | null;
             /**
              * Format: date-time
-             * @description When the prescription expires and stops being fillable; null when unknown (nullability designed).
+             * @description When the prescription expires and stops being fillable; null when unknown.
              */
             expiration_date: string | null;
             /**
@@ -4073,7 +4150,7 @@ export interface components {
              * Format: int32
              * @description Quantity still allowed over the remaining fills: at most the quantity per fill
              *     (`prescribed_quantity`, at most 100,000) times the fills allowed
-             *     (`number_of_refills_allowed` + 1, at most 100), so at most 10,000,000 (designed bound).
+             *     (`number_of_refills_allowed` + 1, at most 100), so at most 10,000,000.
              */
             quantity_remaining: number;
             /**
@@ -4093,31 +4170,30 @@ export interface components {
             dea_schedule: number;
             /**
              * @description How the pharmacy received the prescription, for example `electronic`, `transfer` or
-             *     `direct_transfer`; null when unknown (nullability designed).
+             *     `direct_transfer`; null when unknown.
              */
             origin: string | null;
             /** @description The prescriber's name, or null. */
             prescriber: string | null;
-            /** @description The prescriber's 10-digit NPI; null when unknown (nullability designed). */
+            /** @description The prescriber's 10-digit NPI; null when unknown. */
             prescriber_npi: string | null;
             /**
              * @description The pharmacy's prescriber record for `prescriber_npi`, readable with
              *     `GET /v1/prescriber/{prescriber_token}`; null when the pharmacy holds no record for
-             *     the prescriber. Not listed by the source for this read (designed).
+             *     the prescriber.
              */
             prescriber_token: components["schemas"]["Token"] | null;
-            /** @description The prescriber's own order number; null when none was given (nullability designed). */
+            /** @description The prescriber's own order number; null when none was given. */
             prescriber_order_number: string | null;
-            /** @description Pharmacy notes on the prescription; null when there are none (type and nullability designed). */
+            /** @description Pharmacy notes on the prescription; null when there are none. */
             notes: string | null;
             prescriber_address: components["schemas"]["PrescriptionPrescriberAddress"];
             icd_codes: components["schemas"]["PrescriptionIcdCodes"];
             formulary: components["schemas"]["PrescriptionFormulary"];
             /**
-             * @description Status text of the prescription (values seen: `On Hold`, `Transferred`). Not listed
-             *     by the source for this read; we add it, as the patient's prescription list carries
-             *     it, so a caller can tell why a prescription is not fillable. Null when the pharmacy
-             *     has no status text for it.
+             * @description Status text of the prescription (for example `On Hold`, `Transferred`), as in the
+             *     patient's prescription list, so a caller can tell why a prescription is not
+             *     fillable. Null when the pharmacy has no status text for it.
              */
             current_rx_status_text: components["schemas"]["CurrentRxStatusText"] | null;
         };
@@ -4163,16 +4239,48 @@ export interface components {
          */
         TransferRequestList: components["schemas"]["TransferRequestListItem"][];
         /**
+         * TransferRejectionCode
+         * @description Why a transfer (or one of its medications) was rejected. Rejection events carry the
+         *     `error_code`, its `description` and, only for `TRANSFER_OTHER_REASON`, a `message` with
+         *     the specifics.
+         * @enum {string}
+         */
+        TransferRejectionCode: "RX_DOSAGE_MISMATCH" | "RX_FORMULA_MISMATCH" | "RX_NO_REFILLS" | "RX_NONEXISTANT" | "RX_EXPIRED" | "RX_IS_DAW" | "PATIENT_RECORD_NONEXISTANT" | "PATIENT_CANCELLED_RX" | "PATIENT_INFO_MISMATCH" | "PATIENT_CONTACT_REQUESTED" | "PHARMACY_NO_RESPONSE" | "PHARMACY_DECLINED" | "PRESCRIBER_DECLINED" | "PRESCRIBER_NO_RESPONSE" | "TRANSFER_DUPLICATE" | "TRANSFER_CONTACT_INFO_INCORRECT" | "TRANSFER_OTHER_REASON" | "PATIENT_REQUESTED_QUANTITY_TOO_HIGH";
+        /**
+         * TransferRequestSimulation
+         * @description Sandbox only: the outcome the simulated pharmacy plays for this transfer request. Sent
+         *     with a production API key, it answers `400` (`simulation`: `is only accepted with a
+         *     sandbox API key`). Without it, the request completes.
+         */
+        TransferRequestSimulation: {
+            /**
+             * @description `complete`: `TRANSFER_CONTACT` success, one `NOTIFY_RX` per medication, `TRANSFER`
+             *     success. `reject`: `TRANSFER_CONTACT` success, then `TRANSFER` error with
+             *     `error_code`. `contact_error`: `TRANSFER_CONTACT` error, then `TRANSFER` error
+             *     `TRANSFER_CONTACT_INFO_INCORRECT`.
+             * @enum {string}
+             */
+            outcome: "complete" | "reject" | "contact_error";
+            /**
+             * @description With `outcome` `reject`, the `error_code` of the `TRANSFER` error event (default
+             *     `TRANSFER_OTHER_REASON`). With another outcome it answers `400` `is not allowed`.
+             */
+            error_code?: components["schemas"]["TransferRejectionCode"];
+        };
+        /**
          * TransferRequestCreate
          * @description A request to move a patient's prescriptions to this pharmacy from another pharmacy or
          *     from the prescriber. `patient_token` is required, and so is at least one complete
          *     contact pair: `pharmacy_name` with `pharmacy_phone`, or `prescriber_name` with
          *     `prescriber_phone` (both pairs may be sent). Half a pair is refused: the missing member
-         *     answers `is required`. With neither pair, each of the four fields answers `is required`.
-         *     A fax number is accepted only with the pair it belongs to (designed).
+         *     answers `is required`. With neither pair, one item with key `body` answers `must contain
+         *     at least one of [pharmacy_name with pharmacy_phone, prescriber_name with prescriber_phone]`.
+         *     A fax number is accepted only with the pair it belongs to.
          *     Fields not listed are refused with `is not allowed`.
          */
         TransferRequestCreate: {
+            /** @description Sandbox only, the outcome the simulated pharmacy plays for this request (a production API key answers `400`). */
+            simulation?: components["schemas"]["TransferRequestSimulation"];
             /** @description The patient whose prescriptions are transferred; an unknown token answers `404`. */
             patient_token: components["schemas"]["Token"];
             /** @description Name of the pharmacy that holds the prescriptions now. */
@@ -4190,7 +4298,7 @@ export interface components {
             /**
              * @description Names of the medications to transfer, as the other pharmacy or prescriber knows
              *     them. When omitted, every prescription of the patient that can be transferred is
-             *     transferred. At most 50 names, each once (the limit and uniqueness are designed).
+             *     transferred. At most 50 names, each once.
              */
             medications?: string[];
             /** @description The customer's own identifier for this request, echoed in `TRANSFER` and `TRANSFER_CONTACT` events. */
@@ -4218,18 +4326,18 @@ export interface components {
         TransferRequestReceipt: {
             /**
              * @description The token of this request, carried as `request_id` by the `TRANSFER` event that
-             *     completes it. It equals `details.transfer_token` (designed).
+             *     completes it. It equals `details.transfer_token`.
              */
             request_id: components["schemas"]["Token"];
             timestamp: components["schemas"]["Timestamp"];
             /**
-             * @description Always `success` for an accepted request (designed); the outcome of the transfer is reported later by events.
+             * @description Always `success` for an accepted request; the outcome of the transfer is reported later by events.
              * @enum {string}
              */
             status: "success";
             details: {
                 /**
-                 * @description A human-readable confirmation (wording designed).
+                 * @description A human-readable confirmation.
                  * @example Transfer request received.
                  */
                 message: string;
@@ -4241,56 +4349,47 @@ export interface components {
                 transfer_token: components["schemas"]["Token"];
                 /**
                  * @description One item per name sent in `medications`, in the order sent. When `medications`
-                 *     was omitted the transferred prescriptions are not known yet, so the list is empty
-                 *     (designed); they appear in the request's reads and in the `TRANSFER` event.
+                 *     was omitted the transferred prescriptions are not known yet, so the list is
+                 *     empty; they appear in the request's reads and in the `TRANSFER` event.
                  */
                 transfer_medications: components["schemas"]["TransferMedicationToken"][];
                 patient_token: components["schemas"]["Token"];
             };
         };
         /**
-         * TransferRejectionCode
-         * @description Why a transfer (or one of its medications) was rejected. Rejection events carry the
-         *     `error_code`, its `description` and, only for `TRANSFER_OTHER_REASON`, a `message` with
-         *     the specifics. `PATIENT_REQUESTED_QUANTITY_TOO_HIGH` (a patient-requested quantity
-         *     higher than prescribed) is listed by the source without a code; the code is our design.
-         * @enum {string}
-         */
-        TransferRejectionCode: "RX_DOSAGE_MISMATCH" | "RX_FORMULA_MISMATCH" | "RX_NO_REFILLS" | "RX_NONEXISTANT" | "RX_EXPIRED" | "RX_IS_DAW" | "PATIENT_RECORD_NONEXISTANT" | "PATIENT_CANCELLED_RX" | "PATIENT_INFO_MISMATCH" | "PATIENT_CONTACT_REQUESTED" | "PHARMACY_NO_RESPONSE" | "PHARMACY_DECLINED" | "PRESCRIBER_DECLINED" | "PRESCRIBER_NO_RESPONSE" | "TRANSFER_DUPLICATE" | "TRANSFER_CONTACT_INFO_INCORRECT" | "TRANSFER_OTHER_REASON" | "PATIENT_REQUESTED_QUANTITY_TOO_HIGH";
-        /**
          * TransferMedicationPrescription
          * @description The prescription a transferred medication became.
          */
         TransferMedicationPrescription: {
             /**
-             * @description The new prescription's `prescription_token` (designed: the same value), readable with
+             * @description The new prescription's `prescription_token` (the same value), readable with
              *     `GET /v1/prescription/{token}`.
              */
             url_token: components["schemas"]["Token"];
             medication_name: string;
             /**
              * Format: date-time
-             * @description When the prescription was written (ISO 8601; type designed, the source gives none).
+             * @description When the prescription was written (ISO 8601).
              */
             prescription_date: string | null;
-            /** @description The prescriber's name; null when unknown (nullability designed). */
+            /** @description The prescriber's name; null when unknown. */
             prescriber: string | null;
             /**
              * Format: date-time
-             * @description When the prescription was last filled at the other pharmacy (ISO 8601); null if never (nullability designed).
+             * @description When the prescription was last filled at the other pharmacy (ISO 8601); null if never.
              */
             last_filled_date: string | null;
-            /** @description Days one fill lasts, as a string (as the source types it). */
+            /** @description Days one fill lasts, as a string. */
             days_supply: string;
             /** Format: int32 */
             num_refills_remaining: number;
-            /** @description Refills already filled, as a string (as the source types it). */
+            /** @description Refills already filled, as a string. */
             num_refills_filled: string;
             /** Format: int32 */
             prescribed_quantity: number;
-            /** @description Null when unknown (nullability designed). */
+            /** @description The product name as the prescriber wrote it; null when unknown. */
             prescribed_written_name: string | null;
-            /** @description Null when unknown (nullability designed). */
+            /** @description Generic name of the prescribed product; null when unknown. */
             prescribed_generic_name: string | null;
         };
         /**
@@ -4315,7 +4414,7 @@ export interface components {
          * TransferRequest
          * @description A transfer request with its contacts, messages and medications.
          *
-         *     Lifecycle (transitions designed; the source shows only the events): a request starts
+         *     Lifecycle: a request starts
          *     `pending` while the pharmacy contacts the other pharmacy or the prescriber. It becomes
          *     `completed` when at least one medication was transferred, or `rejected` when none could
          *     be (including when the other party did not respond within 6 days). Both are final.
@@ -4327,10 +4426,10 @@ export interface components {
             status: components["schemas"]["TransferStatus"];
             /**
              * @description Why the whole request was rejected, as a transfer rejection code; null unless
-             *     `status` is `rejected` (type designed).
+             *     `status` is `rejected`.
              */
             cancel_reason: components["schemas"]["TransferRejectionCode"] | null;
-            /** @description The specifics when `cancel_reason` is `TRANSFER_OTHER_REASON`; otherwise null (designed). */
+            /** @description The specifics when `cancel_reason` is `TRANSFER_OTHER_REASON`; otherwise null. */
             cancel_reason_other: string | null;
             /** @description As sent; null when not sent. */
             pharmacy_name: string | null;
@@ -4346,8 +4445,7 @@ export interface components {
             metadata: string | null;
             /**
              * @description What happened so far, oldest first, as plain text (for example each contact
-             *     attempt). Empty until the pharmacy starts working on the request. The item type is
-             *     our design: the source shows only an array.
+             *     attempt). Empty until the pharmacy starts working on the request.
              */
             messages: string[];
             /**
@@ -4359,12 +4457,24 @@ export interface components {
         };
         /**
          * TransferRequestRecords
-         * @description The transfer request with the token asked for, as an array. The source's read answers
-         *     an array rather than a single object, so this shape is kept for compatibility with
-         *     clients written against it; it always holds exactly one record (designed: the source
-         *     does not say how many).
+         * @description The transfer request with the token asked for, as an array (for compatibility with
+         *     existing clients); it always holds exactly one record.
          */
         TransferRequestRecords: components["schemas"]["TransferRequest"][];
+        /**
+         * DirectTransferSimulation
+         * @description Sandbox only: the outcome the simulated pharmacy plays for this direct transfer. Sent
+         *     with a production API key, it answers `400` (`simulation`: `is only accepted with a
+         *     sandbox API key`). Without it, the transfer is accepted.
+         */
+        DirectTransferSimulation: {
+            /**
+             * @description `accept`: `NOTIFY_RX`, then `DIRECT_TRANSFER` success. `reject`: only a
+             *     `DIRECT_TRANSFER` error.
+             * @enum {string}
+             */
+            outcome: "accept" | "reject";
+        };
         /**
          * Address
          * @description A postal address with contact details (direct transfers, prescribers, pharmacies).
@@ -4412,7 +4522,7 @@ export interface components {
          * @description The pharmacy the prescription is transferred to: this service's own pharmacy. All three
          *     fields must equal the service's own pharmacy records exactly (as published to the
          *     customer at onboarding and configured by the deployment); any difference answers `400`
-         *     with a validation error whose key is `transfer_to` (message designed:
+         *     with a validation error whose key is `transfer_to` (message
          *     `does not match this pharmacy`).
          */
         DirectTransferTo: {
@@ -4433,15 +4543,15 @@ export interface components {
             prescribed_ndc: string;
             /**
              * Format: int32
-             * @description Days one fill lasts (bounds designed).
+             * @description Days one fill lasts.
              */
             days_supply: number;
             /** @description Quantity the prescriber wrote, as a string (it may be a decimal). */
             quantity_written: string;
             /**
              * @description Quantity dispensed per fill, as a string (it may be a decimal). At most 100000, the
-             *     largest `prescribed_quantity` a prescription has (designed bound: the prescription
-             *     made of the transfer allows this quantity per fill).
+             *     largest `prescribed_quantity` a prescription has (the prescription made of the
+             *     transfer allows this quantity per fill).
              */
             quantity_dispensed: string;
             /** @description Directions for use. */
@@ -4480,6 +4590,8 @@ export interface components {
          *     Fields not listed are refused with `is not allowed`.
          */
         DirectTransferCreate: {
+            /** @description Sandbox only, the outcome the simulated pharmacy plays for this direct transfer (a production API key answers `400`). */
+            simulation?: components["schemas"]["DirectTransferSimulation"];
             /** @description The patient the prescription belongs to; an unknown token answers `404`. */
             patient_token: components["schemas"]["Token"];
             prescriber: components["schemas"]["DirectTransferPrescriber"];
@@ -4494,12 +4606,12 @@ export interface components {
         DirectTransferReceipt: {
             /**
              * @description The token of this request, carried as `request_id` by the `DIRECT_TRANSFER` event.
-             *     It equals `details.direct_transfer_id` (designed).
+             *     It equals `details.direct_transfer_id`.
              */
             request_id: components["schemas"]["Token"];
             timestamp: components["schemas"]["Timestamp"];
             /**
-             * @description Always `success` for a submission that was received (designed); acceptance or rejection follows by event.
+             * @description Always `success` for a submission that was received; acceptance or rejection follows by event.
              * @enum {string}
              */
             status: "success";
@@ -4514,7 +4626,7 @@ export interface components {
         };
         /**
          * DirectTransferStatus
-         * @description Status of a direct transfer (designed; the source shows only the events):
+         * @description Status of a direct transfer:
          *     `pending` from submission until the pharmacy has processed it; then `accepted` (a
          *     prescription was created, announced by `NOTIFY_RX` and a `DIRECT_TRANSFER` event with
          *     status `success`) or `rejected` (announced only by a `DIRECT_TRANSFER` event with
@@ -4524,8 +4636,7 @@ export interface components {
         DirectTransferStatus: "pending" | "accepted" | "rejected";
         /**
          * DirectTransfer
-         * @description A direct transfer as submitted, with its processing state. Designed: the source does not
-         *     show this record. It repeats the submitted objects unchanged and adds the token,
+         * @description A direct transfer as submitted, with its processing state. It repeats the submitted objects unchanged and adds the token,
          *     status, creation time and outcome.
          */
         DirectTransfer: {
@@ -4551,6 +4662,21 @@ export interface components {
              *     followed by the reason); otherwise null.
              */
             rejection_message: string | null;
+        };
+        /**
+         * FillRequestSimulation
+         * @description Sandbox only: the outcome the simulated pharmacy plays for this fill request. Sent with
+         *     a production API key, it answers `400` (`simulation`: `is only accepted with a sandbox
+         *     API key`). Without it, the order is filled and delivered.
+         */
+        FillRequestSimulation: {
+            /**
+             * @description `fill`: `ORDER` success, then `SHIPMENT` `IN_TRANSIT`, `OUT_FOR_DELIVERY`,
+             *     `DELIVERED`. `triage`: `ORDER` triage (the request stays in triage). `error`:
+             *     `ORDER` error. `returned`: `ORDER` success, `SHIPMENT` `IN_TRANSIT`, then `RETURNED`.
+             * @enum {string}
+             */
+            outcome: "fill" | "triage" | "error" | "returned";
         };
         /**
          * PatientPaymentType
@@ -4592,7 +4718,7 @@ export interface components {
         } & (unknown | unknown);
         /**
          * FillRequestPatientConsent
-         * @description The patient's consent recorded with a medication (the real platform's). With
+         * @description The patient's consent recorded with a medication. With
          *     `auto_refill`, the patient consented to automatic refills: once the fill request is
          *     accepted, the prescription is subscribed to auto-refill (as `POST
          *     /v1/auto-refill/{prescription_token}` without a body would, taking this request's
@@ -4647,8 +4773,8 @@ export interface components {
         };
         /**
          * FillRequestSurveyEvent
-         * @description A past medical event of the patient (for example a surgery or a hospital stay). The
-         *     source does not show which subfields are required; all are optional (our design).
+         * @description A past medical event of the patient (for example a surgery or a hospital stay). All
+         *     subfields are optional.
          */
         FillRequestSurveyEvent: {
             /**
@@ -4664,8 +4790,7 @@ export interface components {
         /**
          * FillRequestPatientSurvey
          * @description The patient's health survey, reviewed by the pharmacist before dispensing. The survey
-         *     object itself is required; which of its own subfields are required is not shown by the
-         *     source, so every subfield is optional (our design) and an empty object is accepted.
+         *     object itself is required; every subfield is optional and an empty object is accepted.
          *     Free-text answers such as `None` are preferred to omissions so the pharmacist can tell
          *     "no allergies" from "not asked".
          */
@@ -4710,6 +4835,8 @@ export interface components {
          *       zip, phone and email are required.
          */
         FillRequestCreate: {
+            /** @description Sandbox only, the outcome the simulated pharmacy plays for this fill request (a production API key answers `400`). */
+            simulation?: components["schemas"]["FillRequestSimulation"];
             /** @description The patient to fill for. Must be a patient of this customer. */
             patient_token: components["schemas"]["Token"];
             patient_payment_type: components["schemas"]["PatientPaymentType"];
@@ -4781,9 +4908,8 @@ export interface components {
         }) & unknown);
         /**
          * FillRequestStatus
-         * @description Where a fill request stands. The source does not show fill request states; these are
-         *     our design, aligned with the webhook envelope statuses (`pending`, `triage`, `error`)
-         *     and the `ORDER` event that reports a processed request.
+         * @description Where a fill request stands, aligned with the webhook envelope statuses (`pending`,
+         *     `triage`, `error`) and the `ORDER` event that reports a processed request.
          * @enum {string}
          */
         FillRequestStatus: "pending" | "triage" | "scheduled" | "filled" | "error" | "canceled";
@@ -4815,7 +4941,7 @@ export interface components {
             /** @description When the request was received. */
             timestamp: components["schemas"]["Timestamp"];
             /**
-             * @description The request's status on receipt (our design): `pending`; `triage` when `check_in` is
+             * @description The request's status on receipt: `pending`; `triage` when `check_in` is
              *     true (a pharmacist contacts the patient before the request is processed); or
              *     `scheduled` when a refill was submitted before the earliest date it is allowed.
              */
@@ -4827,7 +4953,7 @@ export interface components {
                 metadata: string | null;
                 /**
                  * @description Present when the request was held as too soon (`status` `scheduled`): the
-                 *     scheduled fill request that will submit it, and when (our design).
+                 *     scheduled fill request that will submit it, and when.
                  */
                 scheduled_fill_request?: components["schemas"]["ScheduledFillRequestScheduled"];
             };
@@ -4837,34 +4963,33 @@ export interface components {
          * @description A fill request as it was submitted: the fields of the create body that were sent (with
          *     `shipping_method` defaulted to `usps_first` when it was not), plus `request_id`,
          *     `status`, `created_at` and `copay_request_ids`. Optional fields that were not sent are
-         *     absent. The added fields are our design; the source says only that the submitted payload
-         *     is answered.
+         *     absent.
          *
-         *     Designed: each plan of `insurances` is answered by the `insurance_token` of the insurance
+         *     Each plan of `insurances` is answered by the `insurance_token` of the insurance
          *     record it named or created (card fields sent without a token create a record of the
          *     patient), never with its card fields: like the social security number, the cardholder id
          *     is accepted but not returned (read the record, masked, with
          *     `GET /v1/insurance/{insurance_token}`).
          */
         FillRequest: {
-            /** @description The fill request's token, as answered at submission (our design to repeat it here). */
+            /** @description The fill request's token, as answered at submission. */
             request_id: components["schemas"]["Token"];
             status: components["schemas"]["FillRequestStatus"];
-            /** @description When the request was received (our design). */
+            /** @description When the request was received. */
             created_at: components["schemas"]["Timestamp"];
             /**
              * @description The `request_id`s of the copay requests opened for this fill request (read each with
              *     `GET /v1/copay_request/{request_id}`). An insurance-paid request opens one copay
              *     request per prescription in `medications`, priced under the first (primary) plan of
              *     `insurances`, in the order of `medications`; a cash request, or one of OTC products
-             *     only, opens none (empty array). Our design.
+             *     only, opens none (empty array).
              */
             copay_request_ids: components["schemas"]["Token"][];
             patient_token: components["schemas"]["Token"];
             patient_payment_type: components["schemas"]["PatientPaymentType"];
             /**
              * @description The plans billed, primary first, each as `{insurance_token}` of the insurance record
-             *     named or created at submission (our design; card fields are not answered).
+             *     named or created at submission (card fields are not answered).
              */
             insurances?: {
                 /** @description The insurance record (see `GET /v1/insurance/{insurance_token}`). */
@@ -4895,8 +5020,7 @@ export interface components {
         };
         /**
          * FillRequestListItem
-         * @description A fill request in a list. The source does not show the list's fields; this summary is
-         *     our design. Read the full request with `GET /v1/fill_request/{url_token}`.
+         * @description A fill request in a list. Read the full request with `GET /v1/fill_request/{url_token}`.
          */
         FillRequestListItem: {
             /** @description The fill request's token. */
@@ -4913,7 +5037,7 @@ export interface components {
         };
         /**
          * FillRequestList
-         * @description One page of fill requests, earliest created first (our design). Pass `next_page_token`
+         * @description One page of fill requests, earliest created first. Pass `next_page_token`
          *     as `next` to read the following page; it is null on the last page.
          */
         FillRequestList: {
@@ -4923,16 +5047,15 @@ export interface components {
         };
         /**
          * OrderStatus
-         * @description Where an order stands. The source shows only that a processed fill request yields an
-         *     order pending shipment (`ORDER` event) followed by `SHIPMENT` events; these values are
-         *     our design.
+         * @description Where an order stands: a processed fill request yields an order pending shipment
+         *     (`ORDER` event), followed by `SHIPMENT` events.
          * @enum {string}
          */
         OrderStatus: "pending_shipment" | "shipped" | "delivered" | "returned" | "canceled";
         /**
          * OrderMedication
          * @description A medication dispensed in an order. The fields are those of the `ORDER` event's
-         *     `medications`; their types, nullability and requiredness are our design.
+         *     `medications`.
          */
         OrderMedication: {
             /** @description The prescription's medication name. */
@@ -4972,8 +5095,7 @@ export interface components {
         /**
          * Order
          * @description The order produced when the pharmacy processes a fill request: what was dispensed and how
-         *     it ships. The source does not show the order record; this shape is our design, built
-         *     from the `ORDER` and `SHIPMENT` event details.
+         *     it ships, built from the `ORDER` and `SHIPMENT` event details.
          */
         Order: {
             order_token: components["schemas"]["Token"];
@@ -5003,9 +5125,8 @@ export interface components {
         };
         /**
          * OrderUnauthorizedError
-         * @description The 401 body of the order endpoint. The source documents `{error, message}` for it,
-         *     while every other pharmacy operation answers `{statusCode, error, message}`; both
-         *     fit: `statusCode` is allowed but not required.
+         * @description The 401 body of the order endpoint: `{error, message}`, and `statusCode` as every other
+         *     pharmacy operation answers it (allowed but not required).
          */
         OrderUnauthorizedError: {
             /**
@@ -5032,7 +5153,7 @@ export interface components {
          * @description A fill request held until `submit_on`: a refill submitted before the earliest date it is
          *     allowed. The service submits it on that date (it then goes on as any fill request, with
          *     its `ORDER` and `SHIPMENT` events under its `request_id`) and the status becomes
-         *     `COMPLETE`. `created_at`, `updated_at` and `reason` are our design.
+         *     `COMPLETE`.
          */
         ScheduledFillRequest: {
             id: components["schemas"]["ScheduledActionId"];
@@ -5051,8 +5172,8 @@ export interface components {
         };
         /**
          * ScheduledError
-         * @description An error of the scheduled fill request and scheduled action operations, in the real
-         *     platform's shape: a code as a string and a message. The codes are our design: `0001` the
+         * @description An error of the scheduled fill request and scheduled action operations: a code as a
+         *     string and a message. `0001` the
          *     request is invalid (a field, a parameter or a date), `0002` nothing of this customer has
          *     that id or token, `0003` the scheduled fill request is no longer pending, `0004` the
          *     service failed.
@@ -5061,7 +5182,7 @@ export interface components {
             /** @enum {string} */
             statusCode: "0001" | "0002" | "0003" | "0004";
             message: string;
-            /** @description Each field that failed validation and why (our design). */
+            /** @description Each field that failed validation and why. */
             validation_errors?: components["schemas"]["ValidationErrorItem"][];
             request_id?: components["schemas"]["ErrorRequestId"];
         };
@@ -5111,9 +5232,7 @@ export interface components {
          *     (`FILL_REQUEST`) or an auto-refill's next refill (`AUTO_REFILL`). Actions done or
          *     canceled are kept. `metadata` says what the action acts on: `request_id` (the fill
          *     request it submits, or submitted), and for `AUTO_REFILL` also `auto_refill_id`,
-         *     `prescription_token` and `cycle` (1 for a subscription's first refill). `reason` is our
-         *     design; the real platform's `customer_id` (a number) is not answered, as this service's
-         *     customer ids are not numbers.
+         *     `prescription_token` and `cycle` (1 for a subscription's first refill).
          */
         ScheduledAction: {
             id: components["schemas"]["ScheduledActionId"];
@@ -5236,8 +5355,7 @@ export interface components {
         };
         /**
          * AutoRefillList
-         * @description One page of subscriptions, earliest created first. The real platform shows no
-         *     parameters for the whole list; `limit` and `next` page it (our design): pass
+         * @description One page of subscriptions, earliest created first. `limit` and `next` page it: pass
          *     `nextPageToken` as `next` for the following page; it is null on the last page. `total`
          *     counts every subscription listed.
          */
@@ -5268,10 +5386,10 @@ export interface components {
         };
         /**
          * AutoRefillError
-         * @description An error of the auto-refill operations, in their own envelope (the real platform's):
+         * @description An error of the auto-refill operations, in their own envelope:
          *     `code` repeats the HTTP status, `err` is true and `data.details.message` says what is
          *     wrong. A body or parameter that failed validation also lists each field in
-         *     `data.details.validation_errors` (our design, the shape of the other operations'
+         *     `data.details.validation_errors` (the shape of the other operations'
          *     `validation_errors`).
          */
         AutoRefillError: {
@@ -5288,7 +5406,7 @@ export interface components {
                 status: "unsuccessful";
                 details: {
                     message: string;
-                    /** @description Each field that failed validation and why (our design). */
+                    /** @description Each field that failed validation and why. */
                     validation_errors?: components["schemas"]["ValidationErrorItem"][];
                 };
             };
@@ -5302,9 +5420,6 @@ export interface components {
          *     canceled or the prescription can no longer be filled (no refills left, expired,
          *     transferred out), which ends it (`status` `canceled`, with `cancel_reason`). There is
          *     at most one subscription per prescription.
-         *
-         *     `auto_refill_id`, `auto_refill_date`, `auto_reminder` and `refills_remaining` are the
-         *     real platform's; the other fields are our design.
          */
         AutoRefillMedication: {
             /**
@@ -5356,9 +5471,8 @@ export interface components {
         };
         /**
          * AutoRefillAddress
-         * @description Where each refill of the subscription is shipped (`scheduled_fill_address`). The real
-         *     platform types `zip` as a number; this service answers it as a string, so that a leading
-         *     zero is kept (our design).
+         * @description Where each refill of the subscription is shipped (`scheduled_fill_address`). `zip` is a
+         *     string, so that a leading zero is kept.
          */
         AutoRefillAddress: {
             name: string;
@@ -5395,8 +5509,7 @@ export interface components {
                     scheduled_fill_address: components["schemas"]["AutoRefillAddress"];
                     /**
                      * @description The patient survey each refill carries, as it was sent with the fill request
-                     *     it was taken from (our design: the real platform answers its stored survey
-                     *     record, with the conditions as numbered flags).
+                     *     it was taken from.
                      */
                     scheduled_fill_survey: components["schemas"]["FillRequestPatientSurvey"];
                 };
@@ -5404,10 +5517,10 @@ export interface components {
         };
         /**
          * AutoRefillCreate
-         * @description Optional settings of a new subscription. The real platform's `POST` takes no body: each
-         *     refill is submitted with the payment (`patient_payment_type`, `insurances`), destination
-         *     (`address_to_*`), shipping method, survey and metadata of the prescription's most recent
-         *     fill request. This body (our design) overrides them: a field sent here replaces that
+         * @description Optional settings of a new subscription. Without a body, each refill is submitted with
+         *     the payment (`patient_payment_type`, `insurances`), destination (`address_to_*`),
+         *     shipping method, survey and metadata of the prescription's most recent fill request.
+         *     This body overrides them: a field sent here replaces that
          *     request's, and a prescription never filled through a fill request needs the payment and
          *     the whole destination here (`400` otherwise). Fields not listed are refused with
          *     `is not allowed`.
@@ -5448,7 +5561,7 @@ export interface components {
         /**
          * AutoRefillCreated
          * @description The new subscription: `auto_refill_id` and `auto_refill_date` (the date of the first
-         *     refill), as the real platform answers them, with the rest of the record.
+         *     refill), with the rest of the record.
          */
         AutoRefillCreated: {
             /**
@@ -5471,7 +5584,7 @@ export interface components {
         /**
          * AutoRefillDone
          * @description The change was made (`status` `successful`). For a skipped refill, `details` tells
-         *     when the next one is now due (our design).
+         *     when the next one is now due.
          */
         AutoRefillDone: {
             /**
@@ -5512,8 +5625,8 @@ export interface components {
         };
         /**
          * CoverageAddress
-         * @description The address of the pharmacy answered by a coverage lookup, as the real platform spells
-         *     it (`street_1`, `street_2`, and the phone inside the address).
+         * @description The address of the pharmacy answered by a coverage lookup (`street_1`, `street_2`, and
+         *     the phone inside the address).
          */
         CoverageAddress: {
             street_1: string;
@@ -5528,9 +5641,9 @@ export interface components {
         /**
          * CoveragePharmacy
          * @description The pharmacy location best suited to fill for a patient with this coverage in the
-         *     ship-to state, in the real platform's shape (`pharmacy_name`, `npi`, `address`). The
-         *     other fields are designed: the location's reference-data `location_id` and `ncpdpid`,
-         *     the states it ships to and whether it is in network for the plan.
+         *     ship-to state: its `pharmacy_name`, `npi` and `address`, its reference-data
+         *     `location_id` and `ncpdpid`, the states it ships to and whether it is in network for the
+         *     plan.
          */
         CoveragePharmacy: {
             /** @example Example Pharmacy - Reno */
@@ -5540,18 +5653,17 @@ export interface components {
             address: components["schemas"]["CoverageAddress"];
             /**
              * Format: uuid
-             * @description The location's id in the reference data (`GET /v1/external_locations/{id}`), a version-4 UUID (designed).
+             * @description The location's id in the reference data (`GET /v1/external_locations/{id}`), a version-4 UUID.
              */
             location_id: string;
-            /** @description The location's 7-digit NCPDP provider id, as payers know it (designed). */
+            /** @description The location's 7-digit NCPDP provider id, as payers know it. */
             ncpdpid: string;
-            /** @description Every state the location is licensed to ship to (two-letter codes, alphabetical; designed). */
+            /** @description Every state the location is licensed to ship to (two-letter codes, alphabetical). */
             ships_to_states: components["schemas"]["StateCode"][];
             /**
              * @description True when the location is in network for the plan identified by `bin`, `pcn` and
              *     `group_number`; false when no in-network location ships to the state and this is the
              *     best out-of-network one (claims may be rejected or paid at out-of-network rates).
-             *     Designed.
              */
             in_network: boolean;
         };
@@ -5563,7 +5675,7 @@ export interface components {
         SameDayDeliveryStatus: "PENDING" | "FAILED" | "AWAITING_PICKUP" | "IN_TRANSIT" | "DELIVERED" | "CANCELED" | "INCOMPLETE";
         /**
          * SameDayDeliveryShippingAddress
-         * @description Where the courier delivers, in the real platform's shape (`shipping_address`): the
+         * @description Where the courier delivers (`shipping_address`): the
          *     recipient's name and address, `email` and `country` required. Answered as sent. In form
          *     data, send the parts with bracketed keys (`shipping_address[street1]=1 Market St`).
          */
@@ -5590,10 +5702,10 @@ export interface components {
         };
         /**
          * SameDayDeliveryPickupLocation
-         * @description The pharmacy location the courier collects an order from, in the real platform's
-         *     external location shape: as the reference data holds it when the order named a known
-         *     location (by `id` or `ncpdpid`), as sent otherwise. Designed: `ncpdpid` (null for a
-         *     location not in the reference data) and `distance_from_origin` (as sent; null when not).
+         * @description The pharmacy location the courier collects an order from, in the external location
+         *     shape: as the reference data holds it when the order named a known location (by `id` or
+         *     `ncpdpid`), as sent otherwise. `ncpdpid` is null for a location not in the reference
+         *     data; `distance_from_origin` is as sent, null when not sent.
          */
         SameDayDeliveryPickupLocation: {
             /** Format: uuid */
@@ -5613,7 +5725,7 @@ export interface components {
         };
         /**
          * SameDayDeliveryCourier
-         * @description The courier assigned to an order, known from `AWAITING_PICKUP` on. Designed.
+         * @description The courier assigned to an order, known from `AWAITING_PICKUP` on.
          */
         SameDayDeliveryCourier: {
             /** @description The courier service. */
@@ -5625,11 +5737,9 @@ export interface components {
         };
         /**
          * SameDayDelivery
-         * @description A same-day delivery order. Designed: the source shows the status values (the list
-         *     filter's enum) but no record and no transitions; the fields sent at creation keep the
-         *     real platform's names.
+         * @description A same-day delivery order, with the fields sent at creation.
          *
-         *     Status meanings and moves (designed): `PENDING` (accepted; the pharmacy is preparing the
+         *     Status meanings and moves: `PENDING` (accepted; the pharmacy is preparing the
          *     order and booking a courier) moves to `AWAITING_PICKUP` (ready, a courier is booked and
          *     on the way to `external_location`), then `IN_TRANSIT` (collected), then `DELIVERED`.
          *     `CANCELED` is reachable from `PENDING` and `AWAITING_PICKUP` (the pharmacy or the
@@ -5680,7 +5790,7 @@ export interface components {
          * SameDayDeliveryList
          * @description One page of this customer's same-day delivery orders, newest first. Pass
          *     `next_page_token` back as the `next_page_token` query parameter for the next page; it
-         *     is null on the last page. Designed: the source shows the query but not the answer.
+         *     is null on the last page.
          */
         SameDayDeliveryList: {
             results: components["schemas"]["SameDayDelivery"][];
@@ -5688,14 +5798,31 @@ export interface components {
             next_page_token: string | null;
         };
         /**
+         * SameDayDeliverySimulation
+         * @description Sandbox only: the outcome the simulated courier plays for this order. Sent with a
+         *     production API key, it answers `400` (`simulation`: `is only accepted with a sandbox
+         *     API key`). Without it, the order is delivered.
+         */
+        SameDayDeliverySimulation: {
+            /**
+             * @description `delivered`: `AWAITING_PICKUP`, `IN_TRANSIT`, `DELIVERED`. `canceled`: `CANCELED`
+             *     before a courier is booked. `failed`: `AWAITING_PICKUP`, `IN_TRANSIT`, then
+             *     `FAILED`. `incomplete`: `AWAITING_PICKUP`, `IN_TRANSIT`, then `INCOMPLETE`.
+             * @enum {string}
+             */
+            outcome: "delivered" | "canceled" | "failed" | "incomplete";
+        };
+        /**
          * SameDayDeliveryCreate
-         * @description A same-day delivery order, in the real platform's shape: the patient, the prescriptions
+         * @description A same-day delivery order: the patient, the prescriptions
          *     to fill and deliver, where to deliver (`shipping_address`) and the pharmacy location the
          *     courier collects from (`external_location`). Fields not listed are refused with
-         *     `is not allowed`. `metadata` is our design (the customer's own identifier, and where the
-         *     sandbox's markers go).
+         *     `is not allowed`. `metadata` holds the customer's own identifier (and the sandbox's
+         *     markers).
          */
         SameDayDeliveryCreate: {
+            /** @description Sandbox only, the outcome the simulated courier plays for this order (a production API key answers `400`). */
+            simulation?: components["schemas"]["SameDayDeliverySimulation"];
             /** @description The patient who receives the order. */
             patient_token: components["schemas"]["Token"];
             /**
@@ -5712,8 +5839,7 @@ export interface components {
              *     (the first form, as a lookup answers it) or named by its NCPDP id (the second, as a
              *     nearby pickup location answers it). The forms are written inline, not as components,
              *     so that a refusal names the fields of the closer one. A known location that does not
-             *     offer same-day delivery answers `400` (message `does not offer same-day delivery`,
-             *     our design).
+             *     offer same-day delivery answers `400` (message `does not offer same-day delivery`).
              */
             external_location: {
                 /**
@@ -5755,7 +5881,7 @@ export interface components {
         };
         /**
          * CopayRequestStatus
-         * @description Where a copay request stands (designed: the source shows none). `pending`: the claim
+         * @description Where a copay request stands. `pending`: the claim
          *     is being adjudicated with the payer, `copay_amount` is null. `completed`: the payer
          *     answered and `copay_amount` is the patient's share. `failed`: the payer rejected the
          *     claim or could not be reached; `message` says why. `completed` and `failed` are final.
@@ -5766,8 +5892,7 @@ export interface components {
          * CopayRequest
          * @description A copay request: the patient's out-of-pocket cost of a prescription under an
          *     insurance plan, obtained by a test claim to the payer. The read answers `202`
-         *     (as the source says) because adjudication is asynchronous: poll until `status` is
-         *     final. Designed: the source shows no fields of this record.
+         *     because adjudication is asynchronous: poll until `status` is final.
          */
         CopayRequest: {
             request_id: components["schemas"]["Token"];
@@ -5805,9 +5930,8 @@ export interface components {
         /**
          * Insurance
          * @description A patient's stored insurance plan, created from the `insurances` of a fill request
-         *     (card fields sent without a token) and referenced afterwards by `insurance_token`.
-         *     Designed: the source shows no fields of this record; they follow the fill request's
-         *     insurance object.
+         *     (card fields sent without a token) and referenced afterwards by `insurance_token`. Its
+         *     fields follow the fill request's insurance object.
          */
         Insurance: {
             insurance_token: components["schemas"]["Token"];
@@ -5837,9 +5961,8 @@ export interface components {
         };
         /**
          * Prescriber
-         * @description A prescriber the pharmacy holds prescriptions from. Designed: the source shows no
-         *     fields of this record; `address` has the fields of a prescription's
-         *     `prescriber_address`.
+         * @description A prescriber the pharmacy holds prescriptions from. `address` has the fields of a
+         *     prescription's `prescriber_address`.
          */
         Prescriber: {
             prescriber_token: components["schemas"]["Token"];
@@ -5868,7 +5991,7 @@ export interface components {
         MediaId: string;
         /**
          * MediaCreate
-         * @description The body of `POST /v1/media`, as the real platform publishes it: the file's name, a
+         * @description The body of `POST /v1/media`: the file's name, a
          *     version-4 UUID chosen by the client that becomes the file's `id`, and an optional title.
          */
         MediaCreate: {
@@ -5879,7 +6002,7 @@ export interface components {
         };
         /**
          * MediaStatus
-         * @description Where a media file is in its lifecycle, as the real platform names it:
+         * @description Where a media file is in its lifecycle:
          *     `AWAITING_UPLOADING` (created, no bytes yet), `REVIEWING` (uploaded, being checked),
          *     `AVAILABLE` (passed the check; readable) or `QUARANTINE` (failed the check; never
          *     readable). Moves only in that order: `AWAITING_UPLOADING` to `REVIEWING` to `AVAILABLE`
@@ -5889,8 +6012,7 @@ export interface components {
         MediaStatus: "AWAITING_UPLOADING" | "REVIEWING" | "AVAILABLE" | "QUARANTINE";
         /**
          * MediaMetadata
-         * @description A media file's record (`GET /v1/media/{id}`, `POST /v1/media`), in the real platform's
-         *     shape: camelCase timestamps, the file's `title` and its `status`.
+         * @description A media file's record (`GET /v1/media/{id}`, `POST /v1/media`): camelCase timestamps, the file's `title` and its `status`.
          */
         MediaMetadata: {
             id: components["schemas"]["MediaId"];
@@ -5905,22 +6027,22 @@ export interface components {
         /**
          * MediaSignedAddress
          * Format: uri
-         * @description A signed address of a media file, answered as a bare JSON string, as on the real
-         *     platform (`GET /v1/media/{id}/signed-url/read` and `.../write`). It needs no API key,
+         * @description A signed address of a media file, answered as a bare JSON string
+         *     (`GET /v1/media/{id}/signed-url/read` and `.../write`). It needs no API key,
          *     works for one purpose (reading or writing) and one file, and expires (read: 15 minutes,
-         *     write: 24 hours; our design). Treat it as a secret.
+         *     write: 24 hours). Treat it as a secret.
          */
         MediaSignedAddress: string;
         /**
          * MediaContent
          * Format: binary
          * @description The bytes of a media file: a PNG or JPEG image or a PDF document, at most 10 MiB by
-         *     default (MEDIA_MAX_BYTES). Designed.
+         *     default (MEDIA_MAX_BYTES).
          */
         MediaContent: string;
         /**
          * MediaUploadCreate
-         * @description The body of `POST /v2/media`, as the real platform publishes it.
+         * @description The body of `POST /v2/media`.
          */
         MediaUploadCreate: {
             /** @description The file's name (for example `insurance-card-front.png`). */
@@ -5929,7 +6051,7 @@ export interface components {
         /**
          * MediaUpload
          * @description A media file created by `POST /v2/media`, with the signed address to upload its bytes
-         *     to (a `PUT`, valid 24 hours, as on the real platform).
+         *     to (a `PUT`, valid 24 hours).
          */
         MediaUpload: {
             id: components["schemas"]["MediaId"];
@@ -5945,9 +6067,8 @@ export interface components {
         };
         /**
          * MediaSignedUrl
-         * @description A media file with a signed address for reading it (`GET /v2/media/{id}`), in the real
-         *     platform's shape. Anyone holding `url` can read the file for 24 hours after it was
-         *     issued (as on the real platform), so it must not be logged or shared; ask again for a
+         * @description A media file with a signed address for reading it (`GET /v2/media/{id}`). Anyone
+         *     holding `url` can read the file for 24 hours after it was issued, so it must not be logged or shared; ask again for a
          *     fresh one. Until the file is `AVAILABLE` the address answers `403`.
          */
         MediaSignedUrl: {
@@ -5964,12 +6085,10 @@ export interface components {
         /**
          * ExternalLocation
          * @description A pharmacy location of the reference data (loaded by the operator; shared by every
-         *     customer), in the real platform's shape of a same-day delivery's `external_location`: a
-         *     location answered by a lookup can be passed straight into a same-day order (its `id`,
+         *     customer), in the shape of a same-day delivery's `external_location`: a location
+         *     answered by a lookup can be passed straight into a same-day order (its `id`,
          *     `pharmacy`, `npi` and `address_to_*` as the full form, or `ncpdpid` with
-         *     `distance_from_origin` as the short form). The real platform documents this record only
-         *     as that body; `ncpdpid`, `distance_from_origin`, `latitude`, `longitude` and `same_day`
-         *     are designed.
+         *     `distance_from_origin` as the short form).
          */
         ExternalLocation: {
             /**
@@ -5981,7 +6100,7 @@ export interface components {
             pharmacy: string;
             /** @description The location's National Provider Identifier, 10 digits. */
             npi: string;
-            /** @description The location's 7-digit NCPDP provider id (designed; the real short form of `external_location` names a location by it). */
+            /** @description The location's 7-digit NCPDP provider id (the short form of `external_location` names a location by it). */
             ncpdpid: string;
             address_to_street1: string;
             /** @description Suite or unit; null when there is none. */
@@ -5998,21 +6117,20 @@ export interface components {
             address_to_fax: string | null;
             /**
              * Format: double
-             * @description WGS 84 latitude in decimal degrees (designed).
+             * @description WGS 84 latitude in decimal degrees.
              */
             latitude: number;
             /**
              * Format: double
-             * @description WGS 84 longitude in decimal degrees (designed).
+             * @description WGS 84 longitude in decimal degrees.
              */
             longitude: number;
-            /** @description True when couriers pick up same-day orders at this location (designed). */
+            /** @description True when couriers pick up same-day orders at this location. */
             same_day: boolean;
             /**
              * @description Great-circle distance in miles, to 0.01, from the point the lookup was asked about
              *     (the address's or ZIP code's centroid); null where no distance applies (a read by id,
-             *     an address match). Designed: the real platform names this field in the short form of
-             *     a same-day delivery's `external_location`.
+             *     an address match).
              */
             distance_from_origin: number | null;
         };
@@ -6021,7 +6139,6 @@ export interface components {
          * @description The stock of one dispensing location of this pharmacy: the location as a lookup answers
          *     it (so it can be passed straight into a same-day order; `distance_from_origin` from the
          *     `zip` sent, null when none was), whether it can dispense, and its units on hand.
-         *     Designed: the source says only "availability by NDC".
          */
         AvailabilityLocation: {
             location: components["schemas"]["ExternalLocation"];
@@ -6034,7 +6151,7 @@ export interface components {
          * Availability
          * @description Whether this pharmacy can dispense a product (by NDC) now, overall and per dispensing
          *     location. Locations are ordered nearest first (great-circle distance from the `zip`
-         *     code's centroid) when `zip` is sent, otherwise by pharmacy name; at most 100. Designed: the source says only "availability by NDC".
+         *     code's centroid) when `zip` is sent, otherwise by pharmacy name; at most 100.
          */
         Availability: {
             /** @description The NDC asked about, normalised to 11 digits without dashes (5-4-2). */
@@ -6056,8 +6173,7 @@ export interface components {
          * @description The external location an address matched, or an indication that none exists yet:
          *     `matched` false and `location` null. An address matches a location when its street,
          *     city, state and ZIP code normalise (USPS abbreviations, case, punctuation, ZIP+4
-         *     ignored) to the location's address. Designed: the source says only "match for one
-         *     external location" and "an indication that none exists yet".
+         *     ignored) to the location's address.
          */
         ExternalLocationMatch: {
             /** @description True when an external location exists at this address. */
@@ -6070,7 +6186,7 @@ export interface components {
          * @description One address to match, labelled by the caller's `reference` so the answer can map it
          *     back. `zip` is required; the other parts make the match precise (with `zip` alone, the
          *     match succeeds only when exactly one location has that ZIP code). References must be
-         *     unique within one request; a repeated reference answers `400`. Designed.
+         *     unique within one request; a repeated reference answers `400`.
          */
         ExternalLocationMatchAddress: {
             /** @description The caller's label of this address, echoed as the key of its match (letters, digits, `_`, `-`, `.`, `:`). */
@@ -6083,8 +6199,7 @@ export interface components {
         };
         /**
          * ExternalLocationMatchRequest
-         * @description Up to 100 addresses to match in one call. Designed: the source says only "multiple
-         *     addresses". In form data, send the items with bracketed keys
+         * @description Up to 100 addresses to match in one call. In form data, send the items with bracketed keys
          *     (`addresses[0][reference]=home&addresses[0][zip]=94107`).
          */
         ExternalLocationMatchRequest: {
@@ -6094,9 +6209,7 @@ export interface components {
          * ExternalLocationMatchMap
          * @description The answer to a batch match: `matches` maps each address `reference` of the request to
          *     its match, with one key per address sent. An address with no location yet maps to
-         *     `{matched: false, location: null}`. Designed: the source says "map from each address
-         *     to its matched external location, or an indication that none exists yet"; a wrapping
-         *     object leaves room for later fields.
+         *     `{matched: false, location: null}`.
          */
         ExternalLocationMatchMap: {
             matches: {
@@ -6107,8 +6220,7 @@ export interface components {
          * ExternalLocationList
          * @description One page of external locations, nearest to the ZIP code's centre first. Pass
          *     `next_page_token` back as the `next_page_token` query parameter for the next page;
-         *     it is null on the last page. Designed: the source shows no list shape; this is the
-         *     interface's cursor page.
+         *     it is null on the last page.
          */
         ExternalLocationList: {
             results: components["schemas"]["ExternalLocation"][];
@@ -6118,9 +6230,7 @@ export interface components {
         /**
          * ExternalLocationAddress
          * @description The postal address of a location: an external location, a pharmacy answered by a
-         *     coverage or specialty pharmacy lookup, or a stocking location. Designed: the source
-         *     shows no location records; the fields follow the source's address parts
-         *     (`street1`, `street2`, `city`, `state`, `zip`, `country`).
+         *     coverage or specialty pharmacy lookup, or a stocking location.
          */
         ExternalLocationAddress: {
             street1: string;
@@ -6135,7 +6245,7 @@ export interface components {
          * ExternalTransferLocation
          * @description One end of an external transfer: the pharmacy (or prescriber) a prescription moves
          *     from or to. `external_location_id` links it to an external location when the platform
-         *     knows the place; null otherwise. Designed.
+         *     knows the place; null otherwise.
          */
         ExternalTransferLocation: {
             /**
@@ -6151,7 +6261,7 @@ export interface components {
         };
         /**
          * ExternalTransferMedication
-         * @description One medication of an external transfer and its own outcome. Designed.
+         * @description One medication of an external transfer and its own outcome.
          */
         ExternalTransferMedication: {
             medication_name: string;
@@ -6169,7 +6279,7 @@ export interface components {
          *     pharmacy, started by the other side or by the platform (a transfer out is reported by
          *     `TRANSFER_OUT` events). Statuses are those of transfer requests: `pending` until the
          *     other side answers, then `completed` (at least one medication moved) or `rejected`
-         *     (none could be). Designed: the source shows no fields of this record.
+         *     (none could be).
          */
         ExternalTransfer: {
             id: components["schemas"]["Token"];
@@ -6195,8 +6305,7 @@ export interface components {
          * @description The same-day locations within `radius_miles` of the address, nearest first (each with
          *     its `distance_from_origin`), at most 50 (so the list has no pages). Each can be passed
          *     straight into a same-day order as its `external_location`. An empty list means same-day
-         *     pickup and delivery are not offered at that address. Designed: the source says only
-         *     "nearby pickup locations".
+         *     pickup and delivery are not offered at that address.
          */
         PickupLocationList: {
             results: components["schemas"]["ExternalLocation"][];
@@ -6204,8 +6313,7 @@ export interface components {
         /**
          * SpecialtyPharmacy
          * @description A specialty pharmacy able to dispense the prescription's product (limited-distribution
-         *     and specialty drugs) for a patient with this insurance. Designed: the source says only
-         *     "specialty pharmacies".
+         *     and specialty drugs) for a patient with this insurance.
          */
         SpecialtyPharmacy: {
             name: string;
@@ -6226,7 +6334,6 @@ export interface components {
          * SpecialtyPharmacyList
          * @description The specialty pharmacies for the prescription and insurance, in-network first, then by
          *     name; at most 100, so the list has no pages. An empty list means none is known.
-         *     Designed.
          */
         SpecialtyPharmacyList: {
             results: components["schemas"]["SpecialtyPharmacy"][];
@@ -6239,9 +6346,17 @@ export interface components {
          */
         WebhookStatus: "success" | "triage" | "pending" | "error";
         /**
+         * WebhookTestFlag
+         * @description `true` on a test delivery, sent on request by `POST /v1/webhook_endpoint/test` or the
+         *     dashboard: a realistic event of the chosen type with example content, signed like every
+         *     delivery, that refers to no real record. Absent on every real event. Receivers should
+         *     acknowledge a test delivery and otherwise ignore it.
+         * @constant
+         */
+        WebhookTestFlag: true;
+        /**
          * CallbackType
-         * @description The `callback_type` of a webhook event. `AUTO_REFILL`, `SAME_DAY_DELIVERY` and the `DIAGNOSTICS_*` names of the lab order
-         *     lifecycle are our design (the source does not name them).
+         * @description The `callback_type` of a webhook event.
          * @enum {string}
          */
         CallbackType: "NOTIFY_RX" | "TRANSFER" | "TRANSFER_CONTACT" | "DIRECT_TRANSFER" | "ORDER" | "SHIPMENT" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT" | "DIAGNOSTICS_ORDER_SUCCESS" | "DIAGNOSTICS_ORDER_SHIPPED" | "DIAGNOSTICS_ORDER_IN_TRANSIT" | "DIAGNOSTICS_ORDER_DELIVERED_TO_PATIENT" | "DIAGNOSTICS_ORDER_SHIPPED_TO_LAB" | "DIAGNOSTICS_ORDER_IN_TRANSIT_TO_LAB" | "DIAGNOSTICS_ORDER_DELIVERED_TO_LAB" | "DIAGNOSTICS_LAB_ACCESSED_KIT" | "DIAGNOSTICS_RESULTS_AVAILABLE" | "DIAGNOSTICS_ORDER_REJECTED" | "AUTO_REFILL" | "SAME_DAY_DELIVERY";
@@ -6272,6 +6387,7 @@ export interface components {
          *     patients, only their tokens.
          */
         WebhookEnvelope: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The `request_id` of the originating request (as answered when the transfer request, direct transfer or fill request was submitted). Absent on notify events. */
             request_id?: components["schemas"]["Token"];
             callback_type: components["schemas"]["CallbackType"];
@@ -6299,12 +6415,12 @@ export interface components {
          *     `NOTIFY_RX` with a new `prescription_token`.
          */
         NotifyRxEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @constant */
             callback_type: "NOTIFY_RX";
             /**
-             * @description The fields the source lists. That all but `transfer_prescription_token` are always
-             *     present is our design (x-designed on `required`): the service always sends them,
-             *     empty arrays included.
+             * @description All fields but `transfer_prescription_token` are always present, empty arrays
+             *     included.
              */
             details: {
                 /** @description Name of the prescribed medication. */
@@ -6328,10 +6444,7 @@ export interface components {
                  *     the customer's patient record.
                  */
                 patient_token_duplicates: components["schemas"]["Token"][];
-                /**
-                 * @description Tokens of patient records merged into this patient (zero or more). The source
-                 *     lists the field as an array without its items; tokens are our design.
-                 */
+                /** @description Tokens of patient records merged into this patient (zero or more). */
                 merged_patients: components["schemas"]["Token"][];
                 /** @description The receiving pharmacy's city, possibly followed by its state (for example `Austin, TX`). */
                 location: string;
@@ -6358,7 +6471,7 @@ export interface components {
         /**
          * TransferEventMedication
          * @description One medication moved by a completed transfer (an item of a `TRANSFER` success event).
-         *     Every field is always present (our design, x-designed on `required`); fields the sending
+         *     Every field is always present; fields the sending
          *     pharmacy did not give are `null`.
          */
         TransferEventMedication: {
@@ -6368,8 +6481,8 @@ export interface components {
             requested_medication_name: string;
             /**
              * Format: date-time
-             * @description When the prescription was last filled at the sending pharmacy; `null` if never. The
-             *     source does not give the format; an ISO 8601 date-time is our design.
+             * @description When the prescription was last filled at the sending pharmacy, an ISO 8601
+             *     date-time; `null` if never.
              */
             last_filled_date: string | null;
             /** @description Token of the prescription created here for the transferred medication. */
@@ -6397,7 +6510,7 @@ export interface components {
             days_supply: number;
             /**
              * Format: int32
-             * @description DEA controlled-substance schedule (2 to 5); 0 when the medication is not controlled (the 0 is our design).
+             * @description DEA controlled-substance schedule (2 to 5); 0 when the medication is not controlled.
              */
             dea_schedule: number;
         };
@@ -6408,6 +6521,7 @@ export interface components {
          *     event is also sent per transferred prescription.
          */
         TransferSuccessEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The `request_id` answered when the transfer request was created. */
             request_id: components["schemas"]["Token"];
             /** @constant */
@@ -6432,6 +6546,7 @@ export interface components {
          *     (`PHARMACY_NO_RESPONSE`, `PRESCRIBER_NO_RESPONSE`).
          */
         TransferErrorEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The `request_id` answered when the transfer request was created. */
             request_id: components["schemas"]["Token"];
             /** @constant */
@@ -6447,11 +6562,7 @@ export interface components {
                 message: components["schemas"]["WebhookMessage"];
                 /** @description Token of the patient of the transfer request. */
                 patient_token: components["schemas"]["Token"];
-                /**
-                 * @description Why the transfer was rejected. The source lists `metadata`, `message` and
-                 *     `patient_token` for this event and says rejection events carry `error_code` and
-                 *     `description`; carrying them here is our design.
-                 */
+                /** @description Why the transfer was rejected: `error_code` and its `description`. */
                 error_code: components["schemas"]["TransferRejectionCode"];
                 /** @description The rejection code's description (see `TransferRejectionCode`), for example `no refills remaining`. */
                 description: string;
@@ -6471,6 +6582,7 @@ export interface components {
          *     request was contacted.
          */
         TransferContactSuccessEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The `request_id` answered when the transfer request was created. */
             request_id: components["schemas"]["Token"];
             /** @constant */
@@ -6499,9 +6611,8 @@ export interface components {
         } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
         /**
          * TransferContactErrorCode
-         * @description Why a contact attempt of a transfer failed, when it is not a transfer rejection. The
-         *     source describes the two conditions (the transfer is not in `pending` status; the
-         *     contact method is unsupported) without codes; the codes are our design.
+         * @description Why a contact attempt of a transfer failed, when it is not a transfer rejection: the
+         *     transfer is not in `pending` status, or the contact method is unsupported.
          * @enum {string}
          */
         TransferContactErrorCode: "TRANSFER_NOT_PENDING" | "CONTACT_METHOD_UNSUPPORTED";
@@ -6512,6 +6623,7 @@ export interface components {
          *     is unsupported. This variant carries no `patient_token`.
          */
         TransferContactErrorEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The `request_id` answered when the transfer request was created. */
             request_id: components["schemas"]["Token"];
             /** @constant */
@@ -6521,8 +6633,7 @@ export interface components {
             details: {
                 /**
                  * @description Why the contact failed: a transfer rejection code, or one of the contact error
-                 *     codes we designed (`TRANSFER_NOT_PENDING`, `CONTACT_METHOD_UNSUPPORTED`). The
-                 *     source names the field without its values.
+                 *     codes (`TRANSFER_NOT_PENDING`, `CONTACT_METHOD_UNSUPPORTED`).
                  */
                 error_code: components["schemas"]["TransferRejectionCode"] | components["schemas"]["TransferContactErrorCode"];
                 metadata: components["schemas"]["WebhookMetadata"];
@@ -6545,6 +6656,7 @@ export interface components {
          *     prescription created. A `NOTIFY_RX` event is also sent for the prescription.
          */
         DirectTransferSuccessEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The direct transfer's `request_id`, as answered when it was submitted. */
             request_id: components["schemas"]["Token"];
             /** @constant */
@@ -6570,6 +6682,7 @@ export interface components {
          *     event sent for a rejected direct transfer (no `NOTIFY_RX`).
          */
         DirectTransferErrorEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The direct transfer's `request_id`, as answered when it was submitted. */
             request_id: components["schemas"]["Token"];
             /** @constant */
@@ -6600,9 +6713,8 @@ export interface components {
         /**
          * OrderEventMedication
          * @description One medication dispensed by an order (an item of an `ORDER` event). Every field is
-         *     always present (our design, x-designed on `required`); the source does not give the
-         *     types, which are our design too: counts are integers, quantities are numbers (liquids
-         *     are dispensed in fractional units).
+         *     always present: counts are integers, quantities are numbers (liquids are dispensed in
+         *     fractional units).
          */
         OrderEventMedication: {
             /** @description Name of the prescribed medication. */
@@ -6655,25 +6767,26 @@ export interface components {
          * @description `ORDER`: a fill request was processed. `success` means the order was filled and is
          *     pending shipment; its progress then arrives as `SHIPMENT` events.
          *
-         *     The meaning of the other statuses is our design (x-designed on `status`): `pending` the
+         *     The other statuses: `pending` the
          *     order is queued for filling, `triage` a pharmacist is reviewing it (for example after a
          *     `check_in` request), `error` it could not be filled (`message` says why). When the
          *     status is not `success` nothing was filled: `date_filled`, `order_token` and the
-         *     tracking fields are `null` and `medications` is empty (our design).
+         *     tracking fields are `null` and `medications` is empty.
          */
         OrderEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The fill request's `request_id`, as answered when it was submitted. */
             request_id: components["schemas"]["Token"];
             /** @constant */
             callback_type: "ORDER";
             status: components["schemas"]["WebhookStatus"];
-            /** @description All fields are always present (our design); those not yet known are `null`. */
+            /** @description All fields are always present; those not yet known are `null`. */
             details: {
                 metadata: components["schemas"]["WebhookMetadata"];
                 message: components["schemas"]["WebhookMessage"];
                 /**
                  * Format: date-time
-                 * @description When the order was filled; `null` when not filled. An ISO 8601 date-time is our design (the source does not give the format).
+                 * @description When the order was filled, an ISO 8601 date-time; `null` when not filled.
                  */
                 date_filled: string | null;
                 /** @description The medications dispensed. */
@@ -6699,8 +6812,7 @@ export interface components {
         } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
         /**
          * ShipmentStatus
-         * @description Shipment progress of a fill request. The source names `DELIVERED`; the other values are
-         *     our design, following common carrier tracking milestones.
+         * @description Shipment progress of a fill request, following common carrier tracking milestones.
          * @enum {string}
          */
         ShipmentStatus: "LABEL_CREATED" | "PICKED_UP" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERED" | "EXCEPTION" | "RETURNED";
@@ -6709,18 +6821,19 @@ export interface components {
          * @description `SHIPMENT`: shipment progress of a fill request's order, sent at each carrier milestone
          *     (`details.status`), ending with `DELIVERED` (or `RETURNED`).
          *
-         *     The envelope `status` for shipments is our design (x-designed on `status`): `success` for
+         *     The envelope `status` for shipments: `success` for
          *     normal progress, `error` when the carrier reports an `EXCEPTION` or the parcel is
          *     `RETURNED`.
          */
         ShipmentEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The fill request's `request_id`, as answered when it was submitted. */
             request_id: components["schemas"]["Token"];
             /** @constant */
             callback_type: "SHIPMENT";
             /** @enum {string} */
             status: "success" | "error";
-            /** @description All fields are always present (our design); those not known are `null`. */
+            /** @description All fields are always present; those not known are `null`. */
             details: {
                 metadata: components["schemas"]["WebhookMetadata"];
                 status: components["schemas"]["ShipmentStatus"];
@@ -6746,26 +6859,23 @@ export interface components {
         /**
          * DiagnosticUuid
          * Format: uuid
-         * @description A version-4 UUID, the form of every diagnostics id (kits, tests, orders), as the source fixes it for `test_id` and `kit_id`.
+         * @description A version-4 UUID, the form of every diagnostics id (kits, tests, orders).
          * @example 3f6c1a2e-8b4d-4c9a-9e2f-7a1b2c3d4e5f
          */
         DiagnosticUuid: string;
         /**
          * DiagnosticOrderStatus
-         * @description Where a lab order stands: the last milestone reached, in the order they happen (seed
-         *     6.4; each is also emitted as an event): order success, shipped, in transit, delivered
+         * @description Where a lab order stands: the last milestone reached, in the order they happen (each is
+         *     also emitted as an event): order success, shipped, in transit, delivered
          *     to patient, shipped to lab, in transit to lab, delivered to lab, lab accessed kit,
          *     results available; or `REJECTED`, when the lab could not process the sample (see `GET
-         *     /diagnostics/v0/orders/{order_id}/rejection`). The names are our design; the real
-         *     platform shows only the example `PENDING`.
+         *     /diagnostics/v0/orders/{order_id}/rejection`).
          * @enum {string}
          */
         DiagnosticOrderStatus: "ORDER_SUCCESS" | "SHIPPED" | "IN_TRANSIT" | "DELIVERED_TO_PATIENT" | "SHIPPED_TO_LAB" | "IN_TRANSIT_TO_LAB" | "DELIVERED_TO_LAB" | "LAB_ACCESSED_KIT" | "RESULTS_AVAILABLE" | "REJECTED";
         /**
          * DiagnosticsEventDetails
-         * @description The `details` of every lab order lifecycle event (`DIAGNOSTICS_*`). The source names the
-         *     milestones but shows neither the event names nor their payloads; this shape is our
-         *     design: the order, the patient (by token), the milestone reached and when, the carrier
+         * @description The `details` of every lab order lifecycle event (`DIAGNOSTICS_*`): the order, the patient (by token), the milestone reached and when, the carrier
          *     and tracking number of the leg in progress, and the rejection when the lab could not
          *     process the sample. Each milestone's event schema narrows `status` (and
          *     `results_available`, and whether `tracking_number` and `rejection` are set).
@@ -6780,14 +6890,14 @@ export interface components {
             /** @description When the milestone was reached (the carrier's or lab's time, which may precede the event's `timestamp`). */
             occurred_at: components["schemas"]["Timestamp"];
             /** @description The carrier of the leg in progress (as `tracking_number`); `null` at the other milestones. */
-            carrier: string | null;
+            carrier: unknown;
             /**
              * @description The carrier's tracking number of the leg in progress: the kit's way to the patient
              *     (shipped, in transit, delivered to patient) or the sample's way to the lab (shipped,
              *     in transit, delivered to lab: the order's `kit.return_shipment`). `null` at the
              *     other milestones.
              */
-            tracking_number: string | null;
+            tracking_number: unknown;
             /** @description Serial number of the kit registered for the order (as `kit.serial` of the order); `null` until a kit is registered. */
             kit_serial: string | null;
             /** @description True only at `RESULTS_AVAILABLE`; read them with `GET /diagnostics/v0/orders/{order_id}/results`. */
@@ -6798,7 +6908,7 @@ export interface components {
                 rejected_at: components["schemas"]["Timestamp"];
                 fixable: boolean;
                 panel_name?: string;
-            } | null;
+            };
         };
         /**
          * DiagnosticsOrderSuccessEvent
@@ -6806,11 +6916,11 @@ export interface components {
          *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
          *     in transit to lab, delivered to lab, lab accessed kit, results available.
          *
-         *     The event name and payload are our design (the source shows neither): a request event
-         *     whose `request_id` is the order's id, always with status `success`, and `details` per
-         *     `DiagnosticsEventDetails` with `status` `ORDER_SUCCESS`.
+         *     A request event whose `request_id` is the order's id, always with status `success`, and
+         *     `details` per `DiagnosticsEventDetails` with `status` `ORDER_SUCCESS`.
          */
         DiagnosticsOrderSuccessEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The lab order's id (the same as `details.order_id`). */
             request_id: components["schemas"]["DiagnosticUuid"];
             /** @constant */
@@ -6835,11 +6945,11 @@ export interface components {
          *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
          *     in transit to lab, delivered to lab, lab accessed kit, results available.
          *
-         *     The event name and payload are our design (the source shows neither): a request event
-         *     whose `request_id` is the order's id, always with status `success`, and `details` per
-         *     `DiagnosticsEventDetails` with `status` `SHIPPED`.
+         *     A request event whose `request_id` is the order's id, always with status `success`, and
+         *     `details` per `DiagnosticsEventDetails` with `status` `SHIPPED`.
          */
         DiagnosticsOrderShippedEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The lab order's id (the same as `details.order_id`). */
             request_id: components["schemas"]["DiagnosticUuid"];
             /** @constant */
@@ -6865,11 +6975,11 @@ export interface components {
          *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
          *     in transit to lab, delivered to lab, lab accessed kit, results available.
          *
-         *     The event name and payload are our design (the source shows neither): a request event
-         *     whose `request_id` is the order's id, always with status `success`, and `details` per
-         *     `DiagnosticsEventDetails` with `status` `IN_TRANSIT`.
+         *     A request event whose `request_id` is the order's id, always with status `success`, and
+         *     `details` per `DiagnosticsEventDetails` with `status` `IN_TRANSIT`.
          */
         DiagnosticsOrderInTransitEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The lab order's id (the same as `details.order_id`). */
             request_id: components["schemas"]["DiagnosticUuid"];
             /** @constant */
@@ -6895,11 +7005,11 @@ export interface components {
          *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
          *     in transit to lab, delivered to lab, lab accessed kit, results available.
          *
-         *     The event name and payload are our design (the source shows neither): a request event
-         *     whose `request_id` is the order's id, always with status `success`, and `details` per
-         *     `DiagnosticsEventDetails` with `status` `DELIVERED_TO_PATIENT`.
+         *     A request event whose `request_id` is the order's id, always with status `success`, and
+         *     `details` per `DiagnosticsEventDetails` with `status` `DELIVERED_TO_PATIENT`.
          */
         DiagnosticsOrderDeliveredToPatientEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The lab order's id (the same as `details.order_id`). */
             request_id: components["schemas"]["DiagnosticUuid"];
             /** @constant */
@@ -6925,11 +7035,11 @@ export interface components {
          *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
          *     in transit to lab, delivered to lab, lab accessed kit, results available.
          *
-         *     The event name and payload are our design (the source shows neither): a request event
-         *     whose `request_id` is the order's id, always with status `success`, and `details` per
-         *     `DiagnosticsEventDetails` with `status` `SHIPPED_TO_LAB`.
+         *     A request event whose `request_id` is the order's id, always with status `success`, and
+         *     `details` per `DiagnosticsEventDetails` with `status` `SHIPPED_TO_LAB`.
          */
         DiagnosticsOrderShippedToLabEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The lab order's id (the same as `details.order_id`). */
             request_id: components["schemas"]["DiagnosticUuid"];
             /** @constant */
@@ -6955,11 +7065,11 @@ export interface components {
          *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
          *     in transit to lab, delivered to lab, lab accessed kit, results available.
          *
-         *     The event name and payload are our design (the source shows neither): a request event
-         *     whose `request_id` is the order's id, always with status `success`, and `details` per
-         *     `DiagnosticsEventDetails` with `status` `IN_TRANSIT_TO_LAB`.
+         *     A request event whose `request_id` is the order's id, always with status `success`, and
+         *     `details` per `DiagnosticsEventDetails` with `status` `IN_TRANSIT_TO_LAB`.
          */
         DiagnosticsOrderInTransitToLabEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The lab order's id (the same as `details.order_id`). */
             request_id: components["schemas"]["DiagnosticUuid"];
             /** @constant */
@@ -6985,11 +7095,11 @@ export interface components {
          *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
          *     in transit to lab, delivered to lab, lab accessed kit, results available.
          *
-         *     The event name and payload are our design (the source shows neither): a request event
-         *     whose `request_id` is the order's id, always with status `success`, and `details` per
-         *     `DiagnosticsEventDetails` with `status` `DELIVERED_TO_LAB`.
+         *     A request event whose `request_id` is the order's id, always with status `success`, and
+         *     `details` per `DiagnosticsEventDetails` with `status` `DELIVERED_TO_LAB`.
          */
         DiagnosticsOrderDeliveredToLabEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The lab order's id (the same as `details.order_id`). */
             request_id: components["schemas"]["DiagnosticUuid"];
             /** @constant */
@@ -7015,11 +7125,11 @@ export interface components {
          *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
          *     in transit to lab, delivered to lab, lab accessed kit, results available.
          *
-         *     The event name and payload are our design (the source shows neither): a request event
-         *     whose `request_id` is the order's id, always with status `success`, and `details` per
-         *     `DiagnosticsEventDetails` with `status` `LAB_ACCESSED_KIT`.
+         *     A request event whose `request_id` is the order's id, always with status `success`, and
+         *     `details` per `DiagnosticsEventDetails` with `status` `LAB_ACCESSED_KIT`.
          */
         DiagnosticsLabAccessedKitEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The lab order's id (the same as `details.order_id`). */
             request_id: components["schemas"]["DiagnosticUuid"];
             /** @constant */
@@ -7044,11 +7154,11 @@ export interface components {
          *     this order: order success, shipped, in transit, delivered to patient, shipped to lab,
          *     in transit to lab, delivered to lab, lab accessed kit, results available.
          *
-         *     The event name and payload are our design (the source shows neither): a request event
-         *     whose `request_id` is the order's id, always with status `success`, and `details` per
-         *     `DiagnosticsEventDetails` with `status` `RESULTS_AVAILABLE`.
+         *     A request event whose `request_id` is the order's id, always with status `success`, and
+         *     `details` per `DiagnosticsEventDetails` with `status` `RESULTS_AVAILABLE`.
          */
         DiagnosticsResultsAvailableEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The lab order's id (the same as `details.order_id`). */
             request_id: components["schemas"]["DiagnosticUuid"];
             /** @constant */
@@ -7074,11 +7184,11 @@ export interface components {
          *     whether a new sample can fix it, as `GET /diagnostics/v0/orders/{order_id}/rejection`
          *     does.
          *
-         *     The event name and payload are our design (the source shows neither): a request event
-         *     whose `request_id` is the order's id, with status `error`, and `details` per
-         *     `DiagnosticsEventDetails` with `status` `REJECTED`.
+         *     A request event whose `request_id` is the order's id, with status `error`, and
+         *     `details` per `DiagnosticsEventDetails` with `status` `REJECTED`.
          */
         DiagnosticsOrderRejectedEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The lab order's id (the same as `details.order_id`). */
             request_id: components["schemas"]["DiagnosticUuid"];
             /** @constant */
@@ -7101,12 +7211,12 @@ export interface components {
          * FileEvent
          * @description `FILE`: a file (for example a prescription image) uploaded by the customer passed its check and became `AVAILABLE`; read it through `GET /v2/media/{id}` (or `GET /v1/media/{id}/signed-url/read`). A file that fails the check (`QUARANTINE`) sends no event.
          *
-         *     The source names this event type but does not show its payload. This minimal payload
-         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     A notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
          *     `details` carry only tokens and ids, never personal data. Further fields may be added
          *     in later versions; receivers should ignore fields they do not know.
          */
         FileEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @constant */
             callback_type: "FILE";
             details: {
@@ -7130,12 +7240,12 @@ export interface components {
          * ConsultEvent
          * @description `CONSULT`: a consult changed status (for example scheduled, completed or cancelled).
          *
-         *     The source names this event type but does not show its payload. This minimal payload
-         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     A notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
          *     `details` carry only tokens and ids, never personal data. Further fields may be added
          *     in later versions; receivers should ignore fields they do not know.
          */
         ConsultEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @constant */
             callback_type: "CONSULT";
             details: {
@@ -7154,12 +7264,12 @@ export interface components {
          * ConsultTaskEvent
          * @description `CONSULT_TASK`: a task of a consult (for example a questionnaire to review or a prescription to write) was created or changed status.
          *
-         *     The source names this event type but does not show its payload. This minimal payload
-         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     A notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
          *     `details` carry only tokens and ids, never personal data. Further fields may be added
          *     in later versions; receivers should ignore fields they do not know.
          */
         ConsultTaskEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @constant */
             callback_type: "CONSULT_TASK";
             details: {
@@ -7180,12 +7290,12 @@ export interface components {
          * ContactEvent
          * @description `CONTACT`: the pharmacy contacted (or tried to contact) a patient, for example a pharmacist consultation requested by `check_in` on a fill request.
          *
-         *     The source names this event type but does not show its payload. This minimal payload
-         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     A notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
          *     `details` carry only tokens and ids, never personal data. Further fields may be added
          *     in later versions; receivers should ignore fields they do not know.
          */
         ContactEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @constant */
             callback_type: "CONTACT";
             details: {
@@ -7205,12 +7315,12 @@ export interface components {
          * TransferOutEvent
          * @description `TRANSFER_OUT`: a prescription was transferred out to another pharmacy. It is no longer fillable here (`current_rx_status_text` `Transferred`).
          *
-         *     The source names this event type but does not show its payload. This minimal payload
-         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     A notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
          *     `details` carry only tokens and ids, never personal data. Further fields may be added
          *     in later versions; receivers should ignore fields they do not know.
          */
         TransferOutEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @constant */
             callback_type: "TRANSFER_OUT";
             details: {
@@ -7231,12 +7341,12 @@ export interface components {
          * VisitEvent
          * @description `VISIT`: a visit (appointment) of a consult was scheduled, rescheduled, completed or cancelled.
          *
-         *     The source names this event type but does not show its payload. This minimal payload
-         *     is our design: a notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
+         *     A notify event (no `request_id`, no `status`, like `NOTIFY_RX`) whose
          *     `details` carry only tokens and ids, never personal data. Further fields may be added
          *     in later versions; receivers should ignore fields they do not know.
          */
         VisitEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @constant */
             callback_type: "VISIT";
             details: {
@@ -7260,10 +7370,10 @@ export interface components {
          * @description `SAME_DAY_DELIVERY`: a same-day delivery order changed status (`details.delivery_status`,
          *     see `SameDayDelivery` for the moves): `success` for `AWAITING_PICKUP`, `IN_TRANSIT` and
          *     `DELIVERED`, `error` for `FAILED`, `CANCELED` and `INCOMPLETE` (`status_reason` says
-         *     why). `request_id` is the order's `id`. The real platform names no such event; this one
-         *     is our design. Like every event it carries tokens and ids only (no names or addresses).
+         *     why). `request_id` is the order's `id`. Like every event it carries tokens and ids only (no names or addresses).
          */
         SameDayDeliveryEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The order's `id`. */
             request_id: components["schemas"]["Token"];
             /** @constant */
@@ -7300,24 +7410,24 @@ export interface components {
         /**
          * WebhookDeliveryId
          * @description The unique id of an event's delivery, sent as the `webhook-id` header and the same on
-         *     every retry of that event (our design, per the Standard Webhooks specification): `msg_`
+         *     every retry of that event (per the Standard Webhooks specification): `msg_`
          *     followed by an opaque id.
          * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
          */
         WebhookDeliveryId: string;
         /**
          * WebhookDeliveryData
-         * @description How the delivery of a listed event to the customer's webhook endpoint went. The source
-         *     shows `status` and `status_code`; their values and the other fields are our design.
+         * @description How the delivery of a listed event to the customer's webhook endpoint went.
          *
-         *     Delivery contract (our design): each event is POSTed to the endpoint configured for the
-         *     environment, signed per the Standard Webhooks specification, and retried when the
+         *     Delivery contract: each event is POSTed to the environment's webhook endpoint (set in
+         *     the dashboard at `/dashboard` or with `PUT /v1/webhook_endpoint`), signed per the Standard Webhooks specification, and retried when the
          *     receiver does not answer a `2xx` within 15 seconds: attempts are made immediately, then
          *     5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours after the
          *     previous failure (8 attempts in all), always with the same `webhook-id`. A few requests
          *     to one endpoint are in flight at once, so a slow receiver delays only its own events. An
          *     endpoint whose attempts keep failing is disabled (see `WebhookEndpoint`); events can be
-         *     delivered again on request (`POST /v1/webhook_events/redeliver`, or one by id).
+         *     delivered again on request (`POST /v1/webhook_events/redeliver`, or one by id, or from
+         *     the dashboard).
          */
         WebhookDeliveryData: {
             /**
@@ -7371,8 +7481,8 @@ export interface components {
         };
         /**
          * WebhookType
-         * @description Event types that can be listed by type. Only `notify_rx` is documented as supported by
-         *     the source; the others name event types whose payloads the source does not show.
+         * @description Event types that can be listed by type. Only `notify_rx` is supported; the others
+         *     answer `400`.
          * @enum {string}
          */
         WebhookType: "notify_rx" | "FILE" | "CONSULT" | "CONSULT_TASK" | "CONTACT" | "TRANSFER_OUT" | "VISIT";
@@ -7465,6 +7575,18 @@ export interface components {
             url: string;
         };
         /**
+         * WebhookEndpointTest
+         * @description Which event the test delivery is.
+         */
+        WebhookEndpointTest: {
+            /**
+             * @description The type of the test event: its body is an example event of this type, with the
+             *     current `timestamp` and `test: true`. Default `NOTIFY_RX`.
+             * @default NOTIFY_RX
+             */
+            callback_type?: components["schemas"]["CallbackType"];
+        };
+        /**
          * WebhookEndpointTestResult
          * @description How one signed test request to the endpoint went: `delivered` when the receiver answered
          *     a `2xx` within the delivery timeout; `status_code` is what it answered, `null` when it
@@ -7476,11 +7598,13 @@ export interface components {
             status_code: number | null;
             /** @description The test request's `webhook-id` header. */
             webhook_id: components["schemas"]["WebhookDeliveryId"];
+            /** @description The type of the test event sent. */
+            callback_type: components["schemas"]["CallbackType"];
         };
         /**
          * SandboxElectronicPrescriptionCreate
          * @description An electronic prescription for a sandbox patient, as a prescriber's system would send it
-         *     (our design: the sandbox has no live prescribing network). Only `patient_token` is
+         *     (the sandbox has no live prescribing network). Only `patient_token` is
          *     required; every other field has the default shown.
          */
         SandboxElectronicPrescriptionCreate: {
@@ -7536,7 +7660,7 @@ export interface components {
         };
         /**
          * SandboxElectronicPrescriptionReceipt
-         * @description The prescription the sandbox pharmacy stored for the patient (our design). The
+         * @description The prescription the sandbox pharmacy stored for the patient. The
          *     `NOTIFY_RX` event announcing it was recorded in the same unit of work.
          */
         SandboxElectronicPrescriptionReceipt: {
@@ -7555,26 +7679,24 @@ export interface components {
         /**
          * ConsultObjectId
          * @description A 24-hex-character identifier (no prefix) of a consult-platform record: a program, a
-         *     questionnaire, a provider or a consult. The source fixes this form for `program_id` and
-         *     the schedule's `questionnaire`; we use it for every consult-platform id.
+         *     questionnaire, a provider or a consult.
          * @example 65f1c2a9e4b0d3f7a8c91b2e
          */
         ConsultObjectId: string;
         /**
          * ConsultStatus
-         * @description Where a consult stands, in the real platform's vocabulary (its examples and its
-         *     simulation's statuses): `REVIEW` (waiting for a provider's review, the status of a new
+         * @description Where a consult stands: `REVIEW` (waiting for a provider's review, the status of a new
          *     consult), `completed`, `issue` (the provider needs something from the patient),
          *     `rejected`, `issueCompleted`, `issueRejected` (an issue resolved either way); and
-         *     `canceled` (our design: the customer deleted it). The real casing is kept.
+         *     `canceled` (the customer deleted it). Values are case-sensitive, in mixed casing.
          * @enum {string}
          */
         ConsultStatus: "REVIEW" | "completed" | "issue" | "rejected" | "issueCompleted" | "issueRejected" | "canceled";
         /**
          * Consult
-         * @description A consult of one of the tenant's programs, as the real platform lists it: `id`,
-         *     `status`, `patient_token`, the nested `provider` and `program`, `lab_tests` and
-         *     `created_at`. `appointment`, `state`, `bundled` and `updated_at` are our additions.
+         * @description A consult of one of the tenant's programs: `id`, `status`, `patient_token`, the nested
+         *     `provider` and `program`, `lab_tests`, `appointment`, `state`, `bundled`, `created_at`
+         *     and `updated_at`.
          */
         Consult: {
             /** @description The consult's id. */
@@ -7587,7 +7709,7 @@ export interface components {
                 id: components["schemas"]["ConsultObjectId"];
                 /**
                  * Format: int64
-                 * @description The provider's NPI, a number as the real platform answers it.
+                 * @description The provider's NPI, a number.
                  */
                 npi: number;
                 first_name: string;
@@ -7616,7 +7738,7 @@ export interface components {
         };
         /**
          * ConsultList
-         * @description One page of consults, in the order asked by `sort` and `direction`, as the real platform answers it (a bare array, without a total).
+         * @description One page of consults, in the order asked by `sort` and `direction` (a bare array, without a total).
          */
         ConsultList: components["schemas"]["Consult"][];
         /**
@@ -7637,7 +7759,7 @@ export interface components {
         };
         /**
          * ConsultQuestionnaire
-         * @description A questionnaire of the care team, with its program (our design): the ids to call the
+         * @description A questionnaire of the care team, with its program: the ids to call the
          *     schedule and create consults with, the default length of an appointment, and the
          *     states where a provider of its program is licensed.
          */
@@ -7660,16 +7782,32 @@ export interface components {
         };
         /**
          * ConsultQuestionnaireList
-         * @description The questionnaires of the care team of the caller's environment, by name (our design; a catalogue, not paged).
+         * @description The questionnaires of the care team of the caller's environment, by name (a catalogue, not paged).
          */
         ConsultQuestionnaireList: components["schemas"]["ConsultQuestionnaire"][];
         /**
+         * ConsultCreateSimulation
+         * @description Sandbox only: the decision the simulated provider makes on this consult, in the
+         *     statuses `PATCH /consults/v0/consult/{consult_id}/simulate` takes. Sent with a
+         *     production API key, it answers `400` (`simulation`: `is only accepted with a sandbox
+         *     API key`). Without it, the consult is completed.
+         */
+        ConsultCreateSimulation: {
+            /**
+             * @description `completed`: `CONSULT` `completed`. `issue`: `CONSULT` `issue` with an open
+             *     `CONSULT_TASK`, then `CONSULT` `issueCompleted` with the task completed.
+             *     `rejected`: `CONSULT` `rejected`.
+             * @enum {string}
+             */
+            status: "completed" | "issue" | "rejected";
+        };
+        /**
          * ConsultPatientInput
-         * @description The patient of a new consult, the real platform's `Patient`: `patient_token` to name a
+         * @description The patient of a new consult: `patient_token` to name a
          *     patient record of the caller, or the patient's data, from which a record is made (or
          *     matched, as `PUT /v1/patient` does; a record needs `gender` `male` or `female` and a
-         *     `first_name`). `payment`, `current_medications` and `identification` are accepted as the
-         *     real platform takes them and not used by this service.
+         *     `first_name`). `payment`, `current_medications` and `identification` are accepted and
+         *     not used by this service.
          */
         ConsultPatientInput: {
             patient_token?: components["schemas"]["Token"];
@@ -7677,7 +7815,7 @@ export interface components {
             last_name: components["schemas"]["PersonName"];
             /** @enum {string} */
             gender: "male" | "female" | "unknown";
-            /** @description Date of birth, `YYYY-MM-DD` (as the real platform's consults take it). */
+            /** @description Date of birth, `YYYY-MM-DD`. */
             dob: string;
             home_zip: components["schemas"]["Zip"];
             /** @enum {string} */
@@ -7702,9 +7840,9 @@ export interface components {
         };
         /**
          * ConsultShippingAddress
-         * @description Where a prescription of the consult is shipped, the real platform's `Shipping Address`.
+         * @description Where a prescription of the consult is shipped.
          *     Its `state` is where the patient is: only providers licensed there may see the consult.
-         *     `country` defaults to `US` (the real platform requires it, with that default).
+         *     `country` defaults to `US`.
          */
         ConsultShippingAddress: {
             name: string;
@@ -7721,15 +7859,16 @@ export interface components {
         };
         /**
          * ConsultCreate
-         * @description A new consult, the real platform's `CreateConsult`: the patient, where to ship, the
-         *     questionnaire (spelled `questionaire`, as the real platform spells it), and an optional
-         *     `appointment` at one of the slots `GET /v0/schedule` offers. The real platform's other
-         *     parts (`answers`, `standard_questions`, `preferred_treatment`, `lab_tests`, `media`,
-         *     `documents`, `prescription_template`, `primary_care_provider`,
-         *     `authorized_representatives`, `other_consult_info`, `insurances`) are accepted, so a
-         *     real body is never refused, and are not used by this service.
+         * @description A new consult (`CreateConsult`): the patient, where to ship, the questionnaire (spelled
+         *     `questionaire`), and an optional `appointment` at one of the slots `GET /v0/schedule`
+         *     offers. The other parts (`answers`, `standard_questions`, `preferred_treatment`,
+         *     `lab_tests`, `media`, `documents`, `prescription_template`, `primary_care_provider`,
+         *     `authorized_representatives`, `other_consult_info`, `insurances`) are accepted and not
+         *     used by this service.
          */
         ConsultCreate: {
+            /** @description Sandbox only, the outcome the simulated provider plays for this consult (a production API key answers `400`). */
+            simulation?: components["schemas"]["ConsultCreateSimulation"];
             patient: components["schemas"]["ConsultPatientInput"];
             shipping_address: components["schemas"]["ConsultShippingAddress"];
             /** @description The questionnaire of the consult (`GET /consults/v0/questionnaires`), which decides its program. */
@@ -7739,7 +7878,7 @@ export interface components {
                 appt_date: components["schemas"]["Timestamp"];
                 /**
                  * Format: int32
-                 * @description Length in seconds (3600 by default, as the real platform's); a slot's `duration` × 60.
+                 * @description Length in seconds (3600 by default); a slot's `duration` × 60.
                  * @default 3600
                  */
                 duration?: number;
@@ -7758,7 +7897,7 @@ export interface components {
                 optOutEmail?: boolean;
                 optOutPhone?: boolean;
             };
-            /** @description Insurance information, as the real platform takes it (accepted, not used). */
+            /** @description Insurance information (accepted, not used). */
             insurances?: string;
             answers?: Record<string, never>;
             standard_questions?: Record<string, never>;
@@ -7773,7 +7912,7 @@ export interface components {
         };
         /**
          * ConsultCreated
-         * @description The new consult's id and its patient's token, as the real platform answers them (this service hosts no video, so `videoLinks` is left out).
+         * @description The new consult's id and its patient's token (this service hosts no video, so there is no `videoLinks`).
          */
         ConsultCreated: {
             /** @description The new consult's id. */
@@ -7785,11 +7924,10 @@ export interface components {
         };
         /**
          * ConsultDetail
-         * @description One consult, as `GET /consults/v0/consult/{consult_id}` answers it: the real platform's
-         *     fields this service keeps (`id`, `status`, `completed_at`, `metadata`, `program`,
-         *     `appointment`, `lab_tests`, `provider`, `patient_token`, `notes_to_patient`), and our
-         *     `appointment.start`, `appointment.end`, `state`, `created_at` and `updated_at`. Fields
-         *     without a value are left out.
+         * @description One consult, as `GET /consults/v0/consult/{consult_id}` answers it: `id`, `status`,
+         *     `completed_at`, `metadata`, `program`, `appointment` (with `start` and `end`),
+         *     `lab_tests`, `provider`, `patient_token`, `notes_to_patient`, `state`, `created_at` and
+         *     `updated_at`. Fields without a value are left out.
          */
         ConsultDetail: {
             id: components["schemas"]["ConsultObjectId"];
@@ -7824,9 +7962,8 @@ export interface components {
         };
         /**
          * ConsultSimulation
-         * @description A provider's decision to simulate in the sandbox, the real platform's body: the new
-         *     `status` and, as the real platform takes them, the reasons and notes (only `status` is
-         *     required here; `notes` becomes the consult's `notes_to_patient`).
+         * @description A provider's decision to simulate in the sandbox: the new `status`, and optionally the
+         *     reasons and notes (`notes` becomes the consult's `notes_to_patient`).
          */
         ConsultSimulation: {
             /** @enum {string} */
@@ -7843,7 +7980,7 @@ export interface components {
         };
         /**
          * ConsultSimulated
-         * @description The status the simulation moved the consult to, and the move (`REVIEW -> completed`), as the real platform answers them.
+         * @description The status the simulation moved the consult to, and the move (`REVIEW -> completed`).
          */
         ConsultSimulated: {
             newStatus: components["schemas"]["ConsultStatus"];
@@ -7851,8 +7988,8 @@ export interface components {
         };
         /**
          * ScheduleSlot
-         * @description One open slot: the real platform's `{start, end}`, and our `provider_id`,
-         *     `provider_name` and `duration` (so a slot can be booked with its provider). A slot can
+         * @description One open slot: `start`, `end`, `provider_id`, `provider_name` and `duration` (so a slot
+         *     can be booked with its provider). A slot can
          *     be used to book the appointment of a consult.
          */
         ScheduleSlot: {
@@ -7872,8 +8009,8 @@ export interface components {
         };
         /**
          * ScheduleSlotList
-         * @description The open slots of the window, earliest first, then by provider, as the real platform
-         *     answers them: `{availabilities: [...]}`. An empty array means no licensed provider is
+         * @description The open slots of the window, earliest first, then by provider:
+         *     `{availabilities: [...]}`. An empty array means no licensed provider is
          *     free in the window.
          */
         ScheduleSlotList: {
@@ -7881,15 +8018,15 @@ export interface components {
         };
         /**
          * DiagnosticSampleType
-         * @description What the patient collects with the kit (our design).
+         * @description What the patient collects with the kit.
          * @enum {string}
          */
         DiagnosticSampleType: "blood" | "saliva" | "urine" | "stool" | "swab";
         /**
          * DiagnosticKit
-         * @description A kind of at-home collection kit the tenant can send to patients. `id` and `sku` are the
-         *     real platform's kit fields; `name`, `description`, `sample_type` and `test_ids` (which
-         *     tests the kit serves) are our additions, so that an order names a kit that fits its test.
+         * @description A kind of at-home collection kit the tenant can send to patients: `id`, `sku`, `name`,
+         *     `description`, `sample_type` and `test_ids` (which tests the kit serves, so that an
+         *     order names a kit that fits its test).
          */
         DiagnosticKit: {
             /** @description The kit's id, as an order's `kit_id` and the listing's `kit_id` filter take it. */
@@ -7905,18 +8042,18 @@ export interface components {
         };
         /**
          * DiagnosticKitList
-         * @description The kits of the deployment's catalogue, by name; a bare array, as the real platform answers it (a catalogue, not paged).
+         * @description The kits of the deployment's catalogue, by name; a bare array (a catalogue, not paged).
          */
         DiagnosticKitList: components["schemas"]["DiagnosticKit"][];
         /**
          * DiagnosticPanelCode
-         * @description The code of a lab panel (a group of results measured together), as the catalogue names it (our form).
+         * @description The code of a lab panel (a group of results measured together), as the catalogue names it.
          * @example lipid_panel
          */
         DiagnosticPanelCode: string;
         /**
          * DiagnosticAnalyte
-         * @description One result a panel reports, as the catalogue describes it (our design), so that an integrator knows the results to expect.
+         * @description One result a panel reports, as the catalogue describes it, so that an integrator knows the results to expect.
          */
         DiagnosticAnalyte: {
             /** @description The result's code, a LOINC code where the analyte has one. */
@@ -7936,7 +8073,7 @@ export interface components {
         };
         /**
          * DiagnosticTestPanel
-         * @description A panel a test measures, with the results it reports (our design).
+         * @description A panel a test measures, with the results it reports.
          */
         DiagnosticTestPanel: {
             code: components["schemas"]["DiagnosticPanelCode"];
@@ -7947,9 +8084,8 @@ export interface components {
         };
         /**
          * DiagnosticTest
-         * @description A lab test the tenant can order. `id` and `name` are the real platform's test fields;
-         *     the rest is our addition, what an integrator needs to order correctly: the panels the
-         *     test measures (an order may ask for some of them), the sample the patient collects,
+         * @description A lab test the tenant can order: its `id` and `name`, and what is needed to order it
+         *     correctly: the panels the test measures (an order may ask for some of them), the sample the patient collects,
          *     whether an order must name its approving `physician`, and the kits that serve it.
          */
         DiagnosticTest: {
@@ -7967,12 +8103,12 @@ export interface components {
         };
         /**
          * DiagnosticTestList
-         * @description The tests of the deployment's catalogue, by name; a bare array, as the real platform answers it (a catalogue, not paged).
+         * @description The tests of the deployment's catalogue, by name; a bare array (a catalogue, not paged).
          */
         DiagnosticTestList: components["schemas"]["DiagnosticTest"][];
         /**
          * DiagnosticPanel
-         * @description A panel an order asks the lab to run. `name` and `description` are the real platform's; `code` is ours.
+         * @description A panel an order asks the lab to run.
          */
         DiagnosticPanel: {
             name: string;
@@ -7981,13 +8117,13 @@ export interface components {
         };
         /**
          * KitSerial
-         * @description The serial number printed on a physical kit (our form; the source names `kit_serial` without a format).
+         * @description The serial number printed on a physical kit.
          * @example KT-2026-000481
          */
         KitSerial: string;
         /**
          * DiagnosticShipment
-         * @description A carrier's shipment of the kit (the real platform's `return_shipment` fields).
+         * @description A carrier's shipment of the kit.
          */
         DiagnosticShipment: {
             carrier: string;
@@ -7995,10 +8131,9 @@ export interface components {
         };
         /**
          * DiagnosticOrderKit
-         * @description The kit of an order, as the real platform answers it: its id and SKU, the serial of the
-         *     physical kit (once registered: by the service when it ships the kit, or by the
-         *     customer), and `return_shipment`, the sample's way back to the lab. `shipment`, the
-         *     kit's way to the patient, is our addition.
+         * @description The kit of an order: its id and SKU, the serial of the physical kit (once registered:
+         *     by the service when it ships the kit, or by the customer), `shipment`, the kit's way to
+         *     the patient, and `return_shipment`, the sample's way back to the lab.
          */
         DiagnosticOrderKit: {
             id: components["schemas"]["DiagnosticUuid"];
@@ -8012,7 +8147,7 @@ export interface components {
         };
         /**
          * DiagnosticOrderPatient
-         * @description The patient of an order, as the real platform answers it: the date of birth as
+         * @description The patient of an order, with the date of birth as
          *     `{day, month, year}`. From the patient record when the order named a `patient_token`
          *     (as it stood then), or as given inline. Fields without a value are left out.
          */
@@ -8039,9 +8174,8 @@ export interface components {
         };
         /**
          * DiagnosticShippingAddress
-         * @description Where the kit is shipped, normally the patient's home: the real platform's `Address`
-         *     (`name`, `street1`, `city` and `zip` required; `street2`, `state`). `country`, `phone`
-         *     and `email` are our additions for the carrier.
+         * @description Where the kit is shipped, normally the patient's home (`name`, `street1`, `city` and
+         *     `zip` required; `street2`, `state`, and `country`, `phone` and `email` for the carrier).
          */
         DiagnosticShippingAddress: {
             /** @description The recipient's name. */
@@ -8058,7 +8192,7 @@ export interface components {
         };
         /**
          * DiagnosticPhysician
-         * @description The physician who approves (requisitions) the order: the real platform's fields.
+         * @description The physician who approves (requisitions) the order.
          *     Required when the test requires physician approval.
          */
         DiagnosticPhysician: {
@@ -8078,9 +8212,8 @@ export interface components {
         };
         /**
          * DiagnosticInsurance
-         * @description The patient's insurance for the test, as the real platform takes it (all four
-         *     required when sent). Stored encrypted; answers show only the last four characters of
-         *     `member_id` (our rule, as for the pharmacy's insurance records).
+         * @description The patient's insurance for the test (all four required when sent). Stored encrypted; answers show only the last four characters of
+         *     `member_id` (as for the pharmacy's insurance records).
          */
         DiagnosticInsurance: {
             payer_name: string;
@@ -8093,9 +8226,9 @@ export interface components {
         };
         /**
          * DiagnosticSpecimen
-         * @description What the patient reported with the sample, as the real platform takes it: when it was
-         *     collected and answers to the test's questionnaire, shaped like a FHIR
-         *     QuestionnaireResponse (camelCase, as FHIR and the real platform spell it). Kept with
+         * @description What the patient reported with the sample: when it was collected and answers to the
+         *     test's questionnaire, shaped like a FHIR QuestionnaireResponse (camelCase, as FHIR
+         *     spells it). Kept with
          *     the order and answered as sent.
          */
         DiagnosticSpecimen: {
@@ -8116,10 +8249,10 @@ export interface components {
         };
         /**
          * DiagnosticOrder
-         * @description A lab order, in the real platform's shape: nested `test`, `panels`, `kit`, `patient`,
-         *     `address`, `physician`, `insurance`; `status`; `accession_id`, `fill_request_id`,
-         *     `media_ids`, `custom_data_1..3`, `specimen`. `patient_token`, `insurance_token` and
-         *     `created_at` are our additions. Optional parts the order was not given (a physician,
+         * @description A lab order: nested `test`, `panels`, `kit`, `patient`, `address`, `physician`,
+         *     `insurance`; `status`; `accession_id`, `fill_request_id`, `media_ids`,
+         *     `custom_data_1..3`, `specimen`, `patient_token`, `insurance_token` and `created_at`.
+         *     Optional parts the order was not given (a physician,
          *     an insurance, the shipping address of a registered kit) are left out, as are values
          *     not known yet (the kit's serial, the lab's accession id).
          */
@@ -8158,7 +8291,7 @@ export interface components {
         };
         /**
          * DiagnosticOrderList
-         * @description One page of orders, newest first, in the real platform's shape: `results`, and
+         * @description One page of orders, newest first: `results`, and
          *     `nextPageToken` to pass as the `pageToken` query parameter for the following page (left
          *     out on the last page).
          */
@@ -8168,9 +8301,25 @@ export interface components {
             nextPageToken?: string;
         };
         /**
+         * DiagnosticOrderSimulation
+         * @description Sandbox only: the outcome the simulated lab plays for this order. Sent with a
+         *     production API key, it answers `400` (`simulation`: `is only accepted with a sandbox
+         *     API key`). Without it, the results are normal.
+         */
+        DiagnosticOrderSimulation: {
+            /**
+             * @description `normal`: every milestone to `RESULTS_AVAILABLE`, results in range. `abnormal`: the
+             *     same, results out of range. `rejected`: milestones to `DELIVERED_TO_LAB`, then
+             *     `DIAGNOSTICS_ORDER_REJECTED`, not fixable. `rejected_fixable`: the same, fixable
+             *     with a new sample.
+             * @enum {string}
+             */
+            outcome: "normal" | "abnormal" | "rejected" | "rejected_fixable";
+        };
+        /**
          * DiagnosticPatient
-         * @description The patient, given inline instead of a `patient_token` (the real platform's fields;
-         *     only one of the two is accepted). Kept with the order; no pharmacy patient record is
+         * @description The patient, given inline instead of a `patient_token` (only one of the two is
+         *     accepted). Kept with the order; no pharmacy patient record is
          *     made from it.
          */
         DiagnosticPatient: {
@@ -8192,13 +8341,13 @@ export interface components {
          * DiagnosticCustomData
          * @description A free-text value the customer attaches to an order for its own use (for example its
          *     own order or member id), stored as sent and filterable with `custom_data_1` to
-         *     `custom_data_3` (our bound: 255 characters).
+         *     `custom_data_3` (at most 255 characters).
          * @example member-48213
          */
         DiagnosticCustomData: string;
         /**
          * DiagnosticOrderCreate
-         * @description A lab order to create, the real platform's body (`PostOrders`): the service fulfils a
+         * @description A lab order to create (`PostOrders`): the service fulfils a
          *     new kit of the test to `address`. `test_id` and `address` are required, and one of
          *     `patient_token` and `patient` (not both: `400`); at most one of `insurance_token` and
          *     `insurance`. Unknown fields are refused with `is not allowed`.
@@ -8210,6 +8359,8 @@ export interface components {
          *     `insurance_token` must be the caller's records.
          */
         DiagnosticOrderCreate: {
+            /** @description Sandbox only, the outcome the simulated lab plays for this order (a production API key answers `400`). */
+            simulation?: components["schemas"]["DiagnosticOrderSimulation"];
             /** @description The patient the kit is for, a patient record of the caller. Only one of `patient_token` and `patient` is accepted. */
             patient_token?: components["schemas"]["Token"];
             patient?: components["schemas"]["DiagnosticPatient"];
@@ -8231,13 +8382,15 @@ export interface components {
         };
         /**
          * DiagnosticOrderRegistration
-         * @description An order for a kit the customer already holds or fulfils itself, the real platform's
-         *     body (`RegisterOrder`): that of order creation without `specimen`, plus the required
+         * @description An order for a kit the customer already holds or fulfils itself (`RegisterOrder`): the
+         *     body of order creation without `specimen`, plus the required
          *     `kit_serial`; `address` is optional, since the service ships nothing. The rules of order
          *     creation hold (one of `patient_token` and `patient`; physician, kit and panels of the
          *     test); a serial that is malformed or already registered answers `400` or `409`.
          */
         DiagnosticOrderRegistration: {
+            /** @description Sandbox only, the outcome the simulated lab plays for this order (a production API key answers `400`). */
+            simulation?: components["schemas"]["DiagnosticOrderSimulation"];
             kit_serial: components["schemas"]["KitSerial"];
             /** @description The patient the kit is for. Only one of `patient_token` and `patient` is accepted. */
             patient_token?: components["schemas"]["Token"];
@@ -8259,7 +8412,7 @@ export interface components {
         };
         /**
          * DiagnosticRejection
-         * @description Why the lab could not process an order's sample, as the real platform answers it:
+         * @description Why the lab could not process an order's sample:
          *     `reason`, `rejected_at`, whether the problem is `fixable` (a new sample can be
          *     collected and sent for the same order) and the `panel_name` concerned, when one panel
          *     alone failed.
@@ -8272,11 +8425,11 @@ export interface components {
         };
         /**
          * DiagnosticResult
-         * @description One result of an order, in the real platform's shape: `name`, `quantitative_value`
+         * @description One result of an order: `name`, `quantitative_value`
          *     (a number as text) or `qualitative_value` (`NEGATIVE`, `DETECTED`...), `measured_at`,
          *     `panel_name` and `severity` (`normal`, `low`, `high`, `critical` or `abnormal`, how the
-         *     value compares with its range). `panel_code`, `code` (LOINC where the analyte has one),
-         *     `code_system`, `unit` and `reference_range` are our additions.
+         *     value compares with its range), `panel_code`, `code` (LOINC where the analyte has one),
+         *     `code_system`, `unit` and `reference_range`.
          */
         DiagnosticResult: {
             name: string;
@@ -8296,12 +8449,12 @@ export interface components {
         };
         /**
          * DiagnosticResultList
-         * @description An order's results, a bare array as the real platform answers it; empty until the order's status is `RESULTS_AVAILABLE`.
+         * @description An order's results, a bare array; empty until the order's status is `RESULTS_AVAILABLE`.
          */
         DiagnosticResultList: components["schemas"]["DiagnosticResult"][];
         /**
          * DiagnosticResultV2
-         * @description A result of the v2 listing, the v0 result plus the `media_ids` of the files the lab attached to it (the real platform's v2).
+         * @description A result of the v2 listing, the v0 result plus the `media_ids` of the files the lab attached to it.
          */
         DiagnosticResultV2: {
             name: string;
@@ -8325,8 +8478,8 @@ export interface components {
         DiagnosticResultListV2: components["schemas"]["DiagnosticResultV2"][];
         /**
          * KitSerialRegistration
-         * @description The kit to register on an existing order. The source does not show this body; we use
-         *     the `kit_serial` field the source names for order registration.
+         * @description The kit to register on an existing order, by its `kit_serial` (as in order
+         *     registration).
          */
         KitSerialRegistration: {
             kit_serial: components["schemas"]["KitSerial"];
@@ -8334,8 +8487,8 @@ export interface components {
         /**
          * AccountPassword
          * @description The account's password: 8 to 72 characters with at least one upper-case letter, one
-         *     lower-case letter and one digit (the source's rules). It is stored only as a salted
-         *     scrypt hash (N = 2^15, r = 8, p = 3; our design) and never returned by any operation.
+         *     lower-case letter and one digit. It is stored only as a salted
+         *     scrypt hash (N = 2^15, r = 8, p = 3) and never returned by any operation.
          *     Surrounding white space is trimmed, as of every string of a request body.
          */
         AccountPassword: string;
@@ -8351,12 +8504,12 @@ export interface components {
         AccountConsentTypes: components["schemas"]["ConsentType"][];
         /**
          * AccountCreate
-         * @description A new account. Field names are the source's, camelCase (`contactNumber`,
-         *     `contactName`), and the whole accounts interface keeps that casing. Unknown fields
+         * @description A new account. Field names are camelCase (`contactNumber`, `contactName`), as in the
+         *     whole accounts interface. Unknown fields
          *     are refused with `is not allowed`.
          */
         AccountCreate: {
-            /** @description The account's email address; stored lower-cased and compared so, one live account per address, tenant and environment (our rule). */
+            /** @description The account's email address; stored lower-cased and compared so, one live account per address, tenant and environment. */
             email: components["schemas"]["Email"];
             password: components["schemas"]["AccountPassword"];
             /** @description A phone number to reach the account holder. */
@@ -8371,7 +8524,7 @@ export interface components {
          * @description The new account's id.
          */
         AccountCreated: {
-            /** @description The account's id (an opaque string; our form), used as `accountId` in paths. */
+            /** @description The account's id (an opaque string), used as `accountId` in paths. */
             id: components["schemas"]["Token"];
         };
         /**
@@ -8383,8 +8536,7 @@ export interface components {
         };
         /**
          * AccountConsent
-         * @description A recorded consent (our design; the source does not show the answer). camelCase, as
-         *     the accounts interface is. Every registration records a new consent with its time,
+         * @description A recorded consent, in camelCase like the whole accounts interface. Every registration records a new consent with its time,
          *     so renewed consent (after a policy change) keeps its history.
          */
         AccountConsent: {
@@ -8399,11 +8551,10 @@ export interface components {
         /**
          * AccessTokenRequest
          * @description A client-credentials exchange (OAuth 2.0 client credentials grant, RFC 6749 §4.4), sent
-         *     as JSON as the source shows, or form-encoded as OAuth 2.0 clients send it. Field names
-         *     are the OAuth ones, snake_case. The client authenticates with `client_id` and
-         *     `client_secret` in the body (as the source shows) or with HTTP Basic
-         *     (`Authorization: Basic base64(client_id:client_secret)`, RFC 6749 §2.3.1; our addition),
-         *     not both. Parameters the grant does not use are ignored, as RFC 6749 §3.2 asks.
+         *     as JSON or form-encoded as OAuth 2.0 clients send it. Field names are the OAuth ones,
+         *     snake_case. The client authenticates with `client_id` and `client_secret` in the body
+         *     or with HTTP Basic (`Authorization: Basic base64(client_id:client_secret)`, RFC 6749
+         *     §2.3.1), not both. Parameters the grant does not use are ignored, as RFC 6749 §3.2 asks.
          */
         AccessTokenRequest: {
             /** @description The machine-to-machine client's id. Required unless the client authenticates with HTTP Basic. */
@@ -8415,8 +8566,7 @@ export interface components {
             /** @description Always `client_credentials`; any other grant answers `unsupported_grant_type`. */
             grant_type: string;
             /**
-             * @description Space-separated scopes to narrow the token to (RFC 6749 §3.3; our addition, as
-             *     Auth0 accepts it). Each must be granted to the client, or the exchange answers
+             * @description Space-separated scopes to narrow the token to (RFC 6749 §3.3, as Auth0 accepts it). Each must be granted to the client, or the exchange answers
              *     `invalid_scope`. Omitted, the token carries every scope the client was granted.
              */
             scope?: string;
@@ -8425,9 +8575,8 @@ export interface components {
         };
         /**
          * AccessToken
-         * @description An issued bearer token (RFC 6749 §5.1). The source shows `access_token` and
-         *     `token_type`; `expires_in` and `scope` are our design, as OAuth 2.0 and Auth0 answer
-         *     them. Sent with `Cache-Control: no-store`.
+         * @description An issued bearer token (RFC 6749 §5.1), with `expires_in` and `scope` as OAuth 2.0
+         *     and Auth0 answer them. Sent with `Cache-Control: no-store`.
          */
         AccessToken: {
             /**
@@ -8442,10 +8591,10 @@ export interface components {
             token_type: "Bearer";
             /**
              * Format: int32
-             * @description Seconds until the token expires (`OAUTH_TOKEN_TTL`, 3600 by default; our design). Request a new token then; there is no refresh token.
+             * @description Seconds until the token expires (`OAUTH_TOKEN_TTL`, 3600 by default). Request a new token then; there is no refresh token.
              */
             expires_in: number;
-            /** @description The scopes the token carries, space-separated (for example `accounts:consents:create accounts:delete`); empty when none (our design). */
+            /** @description The scopes the token carries, space-separated (for example `accounts:consents:create accounts:delete`); empty when none. */
             scope: string;
         };
         /**
@@ -8470,7 +8619,7 @@ export interface components {
         };
         /**
          * JsonWebKey
-         * @description A public key that verifies access tokens (RFC 7517), an Ed25519 key (RFC 8037). Our design.
+         * @description A public key that verifies access tokens (RFC 7517), an Ed25519 key (RFC 8037).
          */
         JsonWebKey: {
             /** @constant */
@@ -8489,7 +8638,7 @@ export interface components {
         /**
          * JsonWebKeySet
          * @description The keys that verify access tokens (RFC 7517 §5): the current signing key first, then the
-         *     previous ones a rotation keeps until the tokens they signed have expired. Our design.
+         *     previous ones a rotation keeps until the tokens they signed have expired.
          */
         JsonWebKeySet: {
             keys: components["schemas"]["JsonWebKey"][];
@@ -8499,10 +8648,10 @@ export interface components {
          * @description `AUTO_REFILL`: the service submitted a refill of an auto-refill subscription (`success`;
          *     `request_id` is the new fill request, whose `ORDER` and `SHIPMENT` events follow), or
          *     the subscription ended because the prescription can no longer be refilled (`error`;
-         *     `message` says why). The real platform names no such event; this one is our design.
-         *     Like every event it carries tokens and ids only.
+         *     `message` says why). Like every event it carries tokens and ids only.
          */
         AutoRefillEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
             /** @description The fill request submitted (on `success` only). */
             request_id?: components["schemas"]["Token"];
             /** @constant */
@@ -8543,6 +8692,8 @@ export interface components {
         /** @description Unauthorized. The API key is missing or invalid. */
         Unauthorized: {
             headers: {
+                /** @description `ApiKey realm="pharmacy"`: send the key as `Authorization: ApiKey <key>`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -8705,7 +8856,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Not Found. No direct transfer with this token in this environment (message designed). */
+        /** @description Not Found. No direct transfer with this token in this environment. */
         DirectTransferNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8719,7 +8870,7 @@ export interface components {
          *     cannot be used: a prescription that does not exist, belongs to another patient or is not
          *     fillable, an insurance token that does not exist, or a `replacement_order` that is not
          *     an earlier fill request of this customer. A patient of another customer answers error
-         *     `Unauthorized`. The messages for unusable records are our design.
+         *     `Unauthorized`.
          */
         FillRequestBadRequest: {
             headers: {
@@ -8729,7 +8880,7 @@ export interface components {
                 "application/json": components["schemas"]["BadRequestError"];
             };
         };
-        /** @description Not Found. No fill request with this token in this environment (message wording designed). */
+        /** @description Not Found. No fill request with this token in this environment. */
         FillRequestNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8739,19 +8890,20 @@ export interface components {
             };
         };
         /**
-         * @description Unauthorized. The API key is missing or invalid. The source documents the body of this
-         *     endpoint as `{error, message}`; the service's uniform 401 body, which adds `statusCode`,
-         *     fits it as well.
+         * @description Unauthorized. The API key is missing or invalid. The body is `{error, message}`, with
+         *     the `statusCode` of the service's uniform 401 body.
          */
         OrderUnauthorized: {
             headers: {
+                /** @description `ApiKey realm="pharmacy"`: send the key as `Authorization: ApiKey <key>`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["OrderUnauthorizedError"];
             };
         };
-        /** @description Not Found. No order with this token in this environment (message wording designed). */
+        /** @description Not Found. No order with this token in this environment. */
         OrderNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8763,7 +8915,7 @@ export interface components {
         /**
          * @description Bad Request (`0001`): a parameter or field is malformed or missing (for the read:
          *     neither or both of `id` and `original_fill_request_token`), or `submit_on` is before
-         *     the earliest date the refill is allowed. The messages are our design.
+         *     the earliest date the refill is allowed.
          */
         ScheduledBadRequest: {
             headers: {
@@ -8775,7 +8927,7 @@ export interface components {
         };
         /**
          * @description Not Found (`0002`): this customer has no scheduled fill request (or held fill request)
-         *     with that id or token in this environment. The status is our design.
+         *     with that id or token in this environment.
          */
         ScheduledNotFound: {
             headers: {
@@ -8796,7 +8948,7 @@ export interface components {
         };
         /**
          * @description Conflict (`0003`): the scheduled fill request is no longer pending (it was submitted or
-         *     canceled), or the fill request named is not held. The status is our design.
+         *     canceled), or the fill request named is not held.
          */
         ScheduledConflict: {
             headers: {
@@ -8808,8 +8960,7 @@ export interface components {
         };
         /**
          * @description Forbidden: the fill request cannot be canceled by this customer: it is unknown here,
-         *     another customer's, or canceled already (the real platform's answer, which does not say
-         *     which).
+         *     another customer's, or canceled already (the answer does not say which).
          */
         CancelRequestForbidden: {
             headers: {
@@ -8823,7 +8974,7 @@ export interface components {
          * @description Bad Request, in the auto-refill envelope. A parameter or field is malformed, or the
          *     prescription cannot be subscribed: it belongs to another customer, it is not fillable,
          *     it already has an active subscription, or it has no fill request to take the payment
-         *     and destination from and the body does not give them. The messages are our design.
+         *     and destination from and the body does not give them.
          */
         AutoRefillBadRequest: {
             headers: {
@@ -8835,8 +8986,7 @@ export interface components {
         };
         /**
          * @description Not Found, in the auto-refill envelope: no such prescription (or patient) in this
-         *     environment, or the prescription has no subscription. The real platform lists no `404`;
-         *     the status is our design, the body its envelope.
+         *     environment, or the prescription has no subscription.
          */
         AutoRefillNotFound: {
             headers: {
@@ -8857,8 +9007,7 @@ export interface components {
         };
         /**
          * @description Forbidden. This customer may not use coverage lookups (they are enabled per customer
-         *     at onboarding). The source documents `403` here without a body; the body and message
-         *     are designed.
+         *     at onboarding).
          */
         CoverageForbidden: {
             headers: {
@@ -8868,10 +9017,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /**
-         * @description Not Found. No pharmacy location is licensed to ship to `ship_to_state` (designed: the
-         *     source lists no answer for this case).
-         */
+        /** @description Not Found. No pharmacy location is licensed to ship to `ship_to_state`. */
         CoverageNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8884,8 +9030,7 @@ export interface components {
          * @description Bad Request. The body is malformed or misses a required field, a prescription is unknown,
          *     of another patient or not fillable, an insurance token is not the patient's, or the
          *     pickup location is unknown (`ncpdpid`) or offers no same-day delivery. A patient of
-         *     another customer answers error `Unauthorized`. The messages for unusable records are our
-         *     design, in the fill request's style.
+         *     another customer answers error `Unauthorized`.
          */
         SameDayDeliveryBadRequest: {
             headers: {
@@ -8897,7 +9042,7 @@ export interface components {
         };
         /**
          * @description Not Found. The patient the order names does not exist for this customer in this
-         *     environment (the source's message, `Unable to find Patient.`).
+         *     environment (message `Unable to find Patient.`).
          */
         SameDayDeliveryReferenceNotFound: {
             headers: {
@@ -8907,10 +9052,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /**
-         * @description Not Found. No same-day delivery order with this id for this customer in this environment
-         *     (the message is designed, in the style of the source's `Unable to find Patient.`).
-         */
+        /** @description Not Found. No same-day delivery order with this id for this customer in this environment. */
         SameDayDeliveryNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8919,10 +9061,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /**
-         * @description Not Found. No copay request with this `request_id` for this customer in this environment
-         *     (the message is designed, in the style of the source's `Unable to find Patient.`).
-         */
+        /** @description Not Found. No copay request with this `request_id` for this customer in this environment. */
         CopayRequestNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8931,10 +9070,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /**
-         * @description Not Found. No insurance record with this token for this customer in this environment
-         *     (the message is designed, in the style of the source's `Unable to find Patient.`).
-         */
+        /** @description Not Found. No insurance record with this token for this customer in this environment. */
         InsuranceNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8943,10 +9079,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /**
-         * @description Not Found. No prescriber with this token for this customer in this environment (the
-         *     message is designed, in the style of the source's `Unable to find Patient.`).
-         */
+        /** @description Not Found. No prescriber with this token for this customer in this environment. */
         PrescriberNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8956,8 +9089,7 @@ export interface components {
             };
         };
         /**
-         * @description Unprocessable Entity. A file with this `fileName` exists already (the real platform's
-         *     message). File names are version-4 UUIDs chosen by the client, so this happens only when
+         * @description Unprocessable Entity. A file with this `fileName` exists already. File names are version-4 UUIDs chosen by the client, so this happens only when
          *     one is sent twice.
          */
         MediaNameTaken: {
@@ -8968,10 +9100,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /**
-         * @description Not Found. No media file with this id for this customer in this environment (the message
-         *     is designed, in the style of the source's `Unable to find Patient.`).
-         */
+        /** @description Not Found. No media file with this id for this customer in this environment. */
         MediaNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8982,8 +9111,7 @@ export interface components {
         };
         /**
          * @description Forbidden. The file cannot be read (it is not `AVAILABLE`: not uploaded yet, being
-         *     checked, or quarantined), or can no longer be uploaded (it was uploaded already). The
-         *     messages are the real platform's (`This file cannot be downloaded`) and ours.
+         *     checked, or quarantined), or can no longer be uploaded (it was uploaded already).
          */
         MediaForbidden: {
             headers: {
@@ -8996,7 +9124,7 @@ export interface components {
         /**
          * @description Forbidden. The signed address is not valid: its signature does not match (changed, or
          *     signed for another file or purpose), it has expired, or the file cannot be read or
-         *     written now (not `AVAILABLE`, or uploaded already). Designed.
+         *     written now (not `AVAILABLE`, or uploaded already).
          */
         MediaSignatureRefused: {
             headers: {
@@ -9008,7 +9136,7 @@ export interface components {
         };
         /**
          * @description Payload Too Large. The file exceeds the service's media size limit (10 MiB by default,
-         *     MEDIA_MAX_BYTES). Designed.
+         *     MEDIA_MAX_BYTES).
          */
         MediaTooLarge: {
             headers: {
@@ -9020,7 +9148,7 @@ export interface components {
         };
         /**
          * @description Bad Request. A required field or parameter is missing or malformed, more than 100
-         *     addresses are sent, or a `reference` is repeated within one request (designed message
+         *     addresses are sent, or a `reference` is repeated within one request (message
          *     `is duplicated`).
          */
         ExternalLocationMatchBadRequest: {
@@ -9031,10 +9159,7 @@ export interface components {
                 "application/json": components["schemas"]["BadRequestError"];
             };
         };
-        /**
-         * @description Not Found. No external location with this id (the message is designed, in the style of
-         *     the source's `Unable to find Patient.`).
-         */
+        /** @description Not Found. No external location with this id. */
         ExternalLocationNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -9043,10 +9168,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /**
-         * @description Not Found. No external transfer with this id for this customer in this environment (the
-         *     message is designed, in the style of the source's `Unable to find Patient.`).
-         */
+        /** @description Not Found. No external transfer with this id for this customer in this environment. */
         ExternalTransferNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -9070,8 +9192,7 @@ export interface components {
         };
         /**
          * @description Not Found. The `prescription_token` or `insurance_token` sent does not exist for this
-         *     customer in this environment. The prescription message is the source's; the insurance
-         *     message is designed.
+         *     customer in this environment.
          */
         SpecialtyPharmacyReferenceNotFound: {
             headers: {
@@ -9087,7 +9208,6 @@ export interface components {
          *     outside 1 to 100, a `next` token that was not issued to this customer, an unknown
          *     `status`, or (when listing by type) a `webhook_type` other than `notify_rx`. Each
          *     offending parameter is one item of `validation_errors`, keyed by the parameter's name.
-         *     The messages of these cases are our design.
          */
         WebhookEventsBadRequest: {
             headers: {
@@ -9097,7 +9217,7 @@ export interface components {
                 "application/json": components["schemas"]["BadRequestError"];
             };
         };
-        /** @description Not Found. No such event of this customer and environment, or no webhook endpoint is set for the environment (our design). */
+        /** @description Not Found. No such event of this customer and environment, or no webhook endpoint is set for the environment. */
         WebhookRedeliveryNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -9106,7 +9226,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Conflict. The endpoint is disabled (enable it first), or the event is being delivered at this moment (our design). */
+        /** @description Conflict. The endpoint is disabled (enable it first), or the event is being delivered at this moment. */
         WebhookRedeliveryConflict: {
             headers: {
                 [name: string]: unknown;
@@ -9137,12 +9257,16 @@ export interface components {
          * @description Unauthorized. Neither a valid bearer token nor a valid API key was sent. An invalid or
          *     unknown API key answers the pharmacy interface's body (`Please Send a Valid Api-Key`);
          *     a missing, expired, tampered or revoked bearer token answers the platform's
-         *     (`Authorization missing or invalid`, with `WWW-Authenticate: Bearer`). With no
-         *     credentials at all, the operation's first scheme answers.
+         *     (`Authorization missing or invalid`). With no credentials at all, the operation's
+         *     first scheme answers. Either way `WWW-Authenticate` names both schemes.
          */
         PlatformOrApiKeyUnauthorized: {
             headers: {
-                /** @description `Bearer realm="pharmacy"` (with `error="invalid_token"` when a token was sent), on the platform body only (RFC 6750). */
+                /**
+                 * @description Both schemes the operation accepts, in its order, such as `ApiKey realm="pharmacy",
+                 *     Bearer realm="pharmacy"`; the bearer challenge carries `error="invalid_token"` when a
+                 *     token was sent (RFC 6750 §3).
+                 */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
@@ -9152,7 +9276,7 @@ export interface components {
         };
         /**
          * @description Not Found. The request carried both a valid bearer token and `x-tenant-id`: routing
-         *     accepts one rule at a time, so it matches no route (as the source says).
+         *     accepts one rule at a time, so it matches no route.
          */
         NoRoute: {
             headers: {
@@ -9163,7 +9287,7 @@ export interface components {
             };
         };
         /**
-         * @description Conflict (our design). The appointment's slot is no longer free (another consult booked
+         * @description Conflict. The appointment's slot is no longer free (another consult booked
          *     it first), the consult's status does not allow the change (a completed consult cannot be
          *     canceled), or a request with the same `Idempotency-Key` is still being processed.
          */
@@ -9175,7 +9299,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Not Found. No consult with this id for the caller, as the real platform says it. */
+        /** @description Not Found. No consult with this id for the caller. */
         ConsultNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -9184,7 +9308,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Not Found. No questionnaire with this id in the care team of the caller's environment (the real platform's message). */
+        /** @description Not Found. No questionnaire with this id in the care team of the caller's environment. */
         ScheduleNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -9193,7 +9317,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Not Found. The tenant has no kit configured (our reading of the source's 404 on the kit listing; our message). */
+        /** @description Not Found. The tenant has no kit configured. */
         DiagnosticKitsNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -9202,7 +9326,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Conflict. The order already has a kit, or this kit serial is registered to an order already (our design). */
+        /** @description Conflict. The order already has a kit, or this kit serial is registered to an order already. */
         KitAlreadyRegistered: {
             headers: {
                 [name: string]: unknown;
@@ -9211,7 +9335,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Not Found. No lab order with this id for the tenant (our message, in the source's style). */
+        /** @description Not Found. No lab order with this id for the tenant. */
         DiagnosticOrderNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -9220,7 +9344,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Not Found. No lab order with this id for the caller, or the order was not rejected (our design). */
+        /** @description Not Found. No lab order with this id for the caller, or the order was not rejected. */
         DiagnosticOrderOrRejectionNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -9229,7 +9353,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Not Found. No kit with this id in the catalogue (the real platform's "Kit not found"; our message). */
+        /** @description Not Found. No kit with this id in the catalogue. */
         DiagnosticKitNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -9266,7 +9390,7 @@ export interface components {
         };
         /**
          * @description Conflict. The tenant already has an account with this email in this environment,
-         *     compared case-insensitively (our rule); or a request with the same `Idempotency-Key` is
+         *     compared case-insensitively; or a request with the same `Idempotency-Key` is
          *     still being processed (retry it a moment later).
          */
         AccountEmailTaken: {
@@ -9279,7 +9403,7 @@ export interface components {
         };
         /**
          * @description Forbidden. The bearer token is valid but its client was not granted the scope the
-         *     operation names (our design: the token is not refused as invalid, it lacks a right).
+         *     operation names: the token is not refused as invalid, it lacks a right.
          *     Carries `WWW-Authenticate: Bearer realm="pharmacy", error="insufficient_scope",
          *     scope="<the scope>"` (RFC 6750 §3.1).
          */
@@ -9293,7 +9417,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description Not Found. No account with this id in the tenant (our message, in the source's style). */
+        /** @description Not Found. No account with this id in the tenant. */
         AccountNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -9388,7 +9512,7 @@ export interface components {
         PrescriptionToken: components["schemas"]["Token"];
         /**
          * @description Zero-based page number. Each page holds at most 50 transfer requests, earliest created
-         *     first; a page beyond the end is an empty array. The upper bound is designed.
+         *     first; a page beyond the end is an empty array.
          * @example 0
          */
         TransferPage: number;
@@ -9429,13 +9553,12 @@ export interface components {
          * @description Filters by creation time with an operator and an ISO 8601 date or date-time:
          *     `{operator}:{value}`, the operator one of `$lt`, `$gt`, `$lte`, `$gte` and `$eq`
          *     (for example `$gte:2026-01-01T00:00:00Z`). A date without a time means midnight UTC. The
-         *     date-time operand is our design, following the query syntax of the webhook events
-         *     listing.
+         *     syntax is that of the webhook events listing.
          * @example $gte:2026-01-01T00:00:00Z
          */
         FillRequestCreatedAt: string;
         /**
-         * @description Page size, at most 100. Defaults to 20 (the default is our design).
+         * @description Page size, at most 100. Defaults to 20.
          * @example 20
          */
         FillRequestLimit: number;
@@ -9483,12 +9606,12 @@ export interface components {
          */
         ScheduledActionNextPageToken: string;
         /**
-         * @description Page size, 1 to 100; 20 when not sent (our design).
+         * @description Page size, 1 to 100; 20 when not sent.
          * @example 20
          */
         AutoRefillLimit: number;
         /**
-         * @description The `next_page_token` of the previous page; omit for the first page. Opaque (our design).
+         * @description The `next_page_token` of the previous page; omit for the first page. Opaque; do not parse it.
          * @example eyJjcmVhdGVkX2F0IjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
          */
         AutoRefillNext: string;
@@ -9499,14 +9622,13 @@ export interface components {
         AutoRefillPrescriptionToken: components["schemas"]["Token"];
         /**
          * @description The state the order ships to, as its two-letter abbreviation (exactly 2 characters).
-         *     Required (designed: the source does not say which parameters are required; no
-         *     location can be chosen without the destination state).
+         *     Required: no location can be chosen without the destination state.
          * @example NV
          */
         CoverageShipToState: string;
         /**
-         * @description The plan's BIN (bank identification number), exactly 6 digits. Required (designed:
-         *     network membership is decided per BIN).
+         * @description The plan's BIN (bank identification number), exactly 6 digits. Required: network
+         *     membership is decided per BIN.
          * @example 610014
          */
         CoverageBin: string;
@@ -9561,55 +9683,59 @@ export interface components {
          */
         MediaId: components["schemas"]["MediaId"];
         /**
-         * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address. Designed.
+         * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address.
          * @example read
          */
         MediaAddressPurpose: "read" | "write";
         /**
-         * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address. Designed.
+         * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address.
          * @example 1768583045
          */
         MediaAddressExpires: number;
         /**
          * @description The address's signature: HMAC-SHA-256, under the service's media signing key, of the
-         *     purpose, the file's id and the expiry (base64url, 43 characters). Designed.
+         *     purpose, the file's id and the expiry (base64url, 43 characters).
          * @example 3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
          */
         MediaAddressSignature: string;
         /**
+         * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address.
+         * @example write
+         */
+        MediaWriteAddressPurpose: "read" | "write";
+        /**
          * @description The product's National Drug Code: 10 or 11 digits, without dashes or in one of the
-         *     dashed forms 4-4-2, 5-3-2, 5-4-1 or 5-4-2. Designed (the source says only "availability
-         *     by NDC").
+         *     dashed forms 4-4-2, 5-3-2, 5-4-1 or 5-4-2.
          * @example 00071-0155-23
          */
         AvailabilityNdc: string;
         /**
-         * @description The quantity needed, in the product's dispensing unit; a location is `available` only when it has at least this much. Designed.
+         * @description The quantity needed, in the product's dispensing unit; a location is `available` only when it has at least this much.
          * @example 30
          */
         AvailabilityQuantity: number;
         /**
-         * @description The patient's ZIP code; orders locations nearest first and fills their `distance_from_origin` (miles from the ZIP code's centroid). Designed.
+         * @description The patient's ZIP code; orders locations nearest first and fills their `distance_from_origin` (miles from the ZIP code's centroid).
          * @example 94107
          */
         AvailabilityZip: components["schemas"]["Zip"];
         /**
-         * @description First street line of the address to match. Designed.
+         * @description First street line of the address to match.
          * @example 2 Mission St
          */
         ExternalLocationStreet1: string;
         /**
-         * @description Second street line (suite, unit) of the address to match. Designed.
+         * @description Second street line (suite, unit) of the address to match.
          * @example Suite 100
          */
         ExternalLocationStreet2: string;
         /**
-         * @description City of the address to match. Designed.
+         * @description City of the address to match.
          * @example San Francisco
          */
         ExternalLocationCity: string;
         /**
-         * @description Two-letter state abbreviation of the address to match. Designed.
+         * @description Two-letter state abbreviation of the address to match.
          * @example CA
          */
         ExternalLocationState: components["schemas"]["StateCode"];
@@ -9619,12 +9745,12 @@ export interface components {
          */
         ExternalLocationZip: components["schemas"]["Zip"];
         /**
-         * @description The page size, 1 to 100; default 20. Designed.
+         * @description The page size, 1 to 100; default 20.
          * @example 20
          */
         ExternalLocationLimit: number;
         /**
-         * @description The `next_page_token` of the previous page; omit it for the first page. Designed.
+         * @description The `next_page_token` of the previous page; omit it for the first page.
          * @example eyJvZmZzZXQiOjIwfQ
          */
         ExternalLocationNextPageToken: string;
@@ -9639,60 +9765,57 @@ export interface components {
          */
         ExternalTransferId: components["schemas"]["Token"];
         /**
-         * @description First street line of the delivery address (optional: the address is placed at its ZIP code's centroid). Designed (the source says only "address details").
+         * @description First street line of the delivery address (optional: the address is placed at its ZIP code's centroid).
          * @example 1 Market St
          */
         PickupLocationStreet1: string;
         /**
-         * @description Second street line (suite, unit) of the delivery address. Designed.
+         * @description Second street line (suite, unit) of the delivery address.
          * @example Apt 4B
          */
         PickupLocationStreet2: string;
         /**
-         * @description City of the delivery address (optional: the address is placed at its ZIP code's centroid). Designed.
+         * @description City of the delivery address (optional: the address is placed at its ZIP code's centroid).
          * @example San Francisco
          */
         PickupLocationCity: string;
         /**
-         * @description Two-letter state of the delivery address (optional); when sent, it must be the ZIP code's state. Designed.
+         * @description Two-letter state of the delivery address (optional); when sent, it must be the ZIP code's state.
          * @example CA
          */
         PickupLocationState: components["schemas"]["StateCode"];
         /**
-         * @description ZIP code of the delivery address (a ZIP+4 counts by its five digits); the address is placed at its centroid. Designed.
+         * @description ZIP code of the delivery address (a ZIP+4 counts by its five digits); the address is placed at its centroid.
          * @example 94107
          */
         PickupLocationZip: components["schemas"]["Zip"];
         /**
-         * @description How far from the address to look, in miles, 1 to 50; default 10. Designed.
+         * @description How far from the address to look, in miles, 1 to 50; default 10.
          * @example 10
          */
         PickupLocationRadiusMiles: number;
         /**
          * @description The prescription to place (its product and prescriber decide the candidates).
-         *     Exactly one of `prescription_token` and `prescriber_npi` is required. Designed name
-         *     (the source says "Rx token").
+         *     Exactly one of `prescription_token` and `prescriber_npi` is required.
          * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
          */
         SpecialtyPharmacyPrescriptionToken: components["schemas"]["Token"];
         /**
          * @description The prescriber's 10-digit NPI, for a prescription not yet at this pharmacy (its
          *     product is not known, so every specialty pharmacy is a candidate). Exactly one of
-         *     `prescription_token` and `prescriber_npi` is required. Designed name (the source says
-         *     "prescriber NPI").
+         *     `prescription_token` and `prescriber_npi` is required.
          * @example 1234567893
          */
         SpecialtyPharmacyPrescriberNpi: string;
         /**
          * @description The patient's stored insurance record. Exactly one of `insurance_token` and `bin` is
-         *     required. Designed: the source says "insurance token" without naming the parameter.
+         *     required.
          * @example ins3Gk7Mp1Qs5Uw9Yb2De6Hj
          */
         SpecialtyPharmacyInsuranceToken: components["schemas"]["Token"];
         /**
          * @description The plan's BIN, exactly 6 digits, when no `insurance_token` is sent. Exactly one of
-         *     `insurance_token` and `bin` is required. Designed (the source says "bin"; the pattern
-         *     is the coverage lookup's).
+         *     `insurance_token` and `bin` is required.
          * @example 610014
          */
         SpecialtyPharmacyBin: string;
@@ -9702,8 +9825,7 @@ export interface components {
          */
         SpecialtyPharmacyPcn: string;
         /**
-         * @description The plan's group number; only with `bin`. Designed name: the source says "group"; it
-         *     is named as in the coverage lookup (`group_number`) so both lookups read the same.
+         * @description The plan's group number; only with `bin`. Named as in the coverage lookup.
          * @example RX1234
          */
         SpecialtyPharmacyGroupNumber: string;
@@ -9713,12 +9835,11 @@ export interface components {
          *     integer or a string (a string that is not an integer matches no event, since event
          *     timestamps are integers). Repeat the parameter to give a range; all conditions apply
          *     together, for example
-         *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions (our
-         *     design). A value without an operator, or with another one, or a non-integer value for
+         *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions. A value without an operator, or with another one, or a non-integer value for
          *     `$lt`, `$gt`, `$lte` or `$gte`, answers `400` with key `timestamp` and message
          *     `must be {operator}:{value} with an operator of [$lt, $gt, $lte, $gte, $eq]`. The
          *     syntax is checked by the service rather than by a `pattern`, so that every malformed
-         *     condition answers that one message under the parameter's own key (our design).
+         *     condition answers that one message under the parameter's own key.
          * @example [
          *       "$gte:1768435200",
          *       "$lt:1768521600"
@@ -9726,8 +9847,7 @@ export interface components {
          */
         WebhookTimestampFilter: string[];
         /**
-         * @description How many events a page holds, 1 to 100. The source gives the maximum of 100; the
-         *     default of 100 is our design.
+         * @description How many events a page holds, 1 to 100; 100 when not sent.
          * @example 50
          */
         WebhookLimit: number;
@@ -9746,7 +9866,7 @@ export interface components {
         WebhookStatusFilter: components["schemas"]["WebhookStatus"];
         /**
          * @description The event type to list. Only `notify_rx` is documented as supported: the other values
-         *     name event types the source lists without documenting their listing, and answer `400`
+         *     name event types whose listing is not supported, and answer `400`
          *     with key `webhook_type` and message `must be one of [notify_rx]`.
          * @example notify_rx
          */
@@ -9754,8 +9874,7 @@ export interface components {
         /**
          * @description Lists only the event whose delivery has this id (the `webhook-id` header of its
          *     deliveries, `delivery_data.webhook_id` in listings), so a receiver can fetch again one
-         *     event it was sent. The source names the parameter for `notify_rx` without describing
-         *     it; matching the delivery id is our design.
+         *     event it was sent.
          * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
          */
         WebhookEventIdFilter: components["schemas"]["WebhookDeliveryId"];
@@ -9777,12 +9896,12 @@ export interface components {
          */
         ConsultProgramId: components["schemas"]["ConsultObjectId"];
         /**
-         * @description Only consults whose assigned provider's name contains this text (case-insensitive; our design).
+         * @description Only consults whose assigned provider's name contains this text (case-insensitive).
          * @example Gregory House
          */
         ConsultProviderName: string;
         /**
-         * @description Only consults whose patient's name contains this text (case-insensitive; our design).
+         * @description Only consults whose patient's name contains this text (case-insensitive).
          * @example Jane Doe
          */
         ConsultPatientName: string;
@@ -9797,7 +9916,7 @@ export interface components {
          */
         ConsultScheduled: boolean;
         /**
-         * @description Only consults in this status (the real platform's vocabulary).
+         * @description Only consults in this status.
          * @example REVIEW
          */
         ConsultStatusFilter: components["schemas"]["ConsultStatus"];
@@ -9820,28 +9939,28 @@ export interface components {
          */
         ConsultAppointmentEndDate: components["schemas"]["Timestamp"];
         /**
-         * @description How many consults of the sorted set to skip before the page (our bounds). Combines with
+         * @description How many consults of the sorted set to skip before the page. Combines with
          *     `page_number`: the page starts at `skip + (page_number - 1) × limit`.
          * @example 0
          */
         ConsultSkip: number;
         /**
-         * @description One-based page number, pages being `limit` consults long (our design). Combines with `skip`.
+         * @description One-based page number, pages being `limit` consults long. Combines with `skip`.
          * @example 1
          */
         ConsultPageNumber: number;
         /**
-         * @description Page size (our bounds, as the service's other listings).
+         * @description Page size.
          * @example 20
          */
         ConsultLimit: number;
         /**
-         * @description The field the consults are sorted by (the sortable fields are our design); ties are broken by `id`.
+         * @description The field the consults are sorted by; ties are broken by `id`.
          * @example appointment_start
          */
         ConsultSort: "created_at" | "updated_at" | "appointment_start" | "status";
         /**
-         * @description Sort direction, ascending or descending (default `desc`, newest first; our design).
+         * @description Sort direction, ascending or descending (default `desc`, newest first).
          * @example asc
          */
         ConsultDirection: "asc" | "desc";
@@ -9857,7 +9976,7 @@ export interface components {
         ScheduleStart: components["schemas"]["Timestamp"];
         /**
          * @description End of the window to search (ISO 8601 date-time); must be later than `start`, and the
-         *     window may span at most 31 days (our limit, which bounds the answer).
+         *     window may span at most 31 days.
          * @example 2030-01-16T02:00:00Z
          */
         ScheduleEnd: components["schemas"]["Timestamp"];
@@ -9873,13 +9992,13 @@ export interface components {
          */
         ScheduleState: string;
         /**
-         * @description Length of each slot in minutes (a positive integer; our bounds 5 to 480). When omitted,
-         *     slots have the questionnaire's default length (our design).
+         * @description Length of each slot in minutes, 5 to 480. When omitted, slots have the questionnaire's
+         *     default length.
          * @example 30
          */
         ScheduleDuration: number;
         /**
-         * @description Page size (the source names `limit`; the bounds and default are ours, as the service's other listings).
+         * @description Page size.
          * @example 20
          */
         DiagnosticOrdersLimit: number;
@@ -9923,7 +10042,7 @@ export interface components {
         DiagnosticCustomData3Filter: string;
         /**
          * @description Only orders that run at least one of these panels, each named by its code or by its
-         *     name (case-insensitively; the any-of semantics are our design). Repeat the parameter
+         *     name (case-insensitively). Repeat the parameter
          *     for several panels (`panels=lipid_panel&panels=Hemoglobin%20A1c`); when sent it holds
          *     at least one item.
          * @example [
@@ -9932,8 +10051,7 @@ export interface components {
          */
         DiagnosticPanelsFilter: string[];
         /**
-         * @description The `nextPageToken` of the previous page, to read the following one (an opaque string;
-         *     the camelCase names are the real platform's).
+         * @description The `nextPageToken` of the previous page, to read the following one (an opaque string).
          * @example eyJjIjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
          */
         DiagnosticPageToken: string;
@@ -9948,14 +10066,14 @@ export interface components {
          */
         DiagnosticKitId: components["schemas"]["DiagnosticUuid"];
         /**
-         * @description The kit serial to check. The real platform names this parameter `test`.
+         * @description The kit serial to check.
          * @example KT-2026-000481
          */
         KitSerialQuery: string;
         /**
-         * @description The order's id (a version-4 UUID), as answered when the order was created. The source
-         *     spells this path parameter `orderId` here and `order_id` in the kit registration path;
-         *     both name the same id.
+         * @description The order's id (a version-4 UUID), as answered when the order was created. This path
+         *     parameter is spelled `orderId` here and `order_id` in the kit registration path; both
+         *     name the same id.
          * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
          */
         DiagnosticOrderIdCamel: components["schemas"]["DiagnosticUuid"];
@@ -9975,8 +10093,7 @@ export interface components {
         /**
          * @description The delivery's unique id, the same on every retry of the same event: receivers should
          *     remember the ids they processed and acknowledge a repeated one without processing it
-         *     again. Part of the signed content. (Our design, per the Standard Webhooks
-         *     specification.)
+         *     again. Part of the signed content, per the Standard Webhooks specification.
          * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
          */
         WebhookIdHeader: components["schemas"]["WebhookDeliveryId"];
@@ -9984,7 +10101,7 @@ export interface components {
          * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
          *     a new timestamp and a new signature). Part of the signed content: receivers should
          *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-         *     prevent replays. (Our design, per the Standard Webhooks specification.)
+         *     prevent replays (per the Standard Webhooks specification).
          * @example 1768496646
          */
         WebhookTimestampHeader: components["schemas"]["WebhookEpochSeconds"];
@@ -9994,9 +10111,11 @@ export interface components {
          *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
          *     byte for byte). While a secret is being rotated, one signature per active secret is
          *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-         *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-         *     base64 of the key, separately for production and test. (Our design, per the Standard
-         *     Webhooks specification.)
+         *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+         *     environment (production and sandbox). It is answered once when the endpoint is first
+         *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+         *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+         *     specification.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         WebhookSignatureHeader: string;
@@ -10288,7 +10407,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Zero-based page number. Each page holds at most 50 transfer requests, earliest created
-                 *     first; a page beyond the end is an empty array. The upper bound is designed.
+                 *     first; a page beyond the end is an empty array.
                  * @example 0
                  */
                 page?: components["parameters"]["TransferPage"];
@@ -10440,10 +10559,7 @@ export interface operations {
             };
         };
         responses: {
-            /**
-             * @description Created. The direct transfer was received and is `pending`. The source gives no
-             *     status code for this answer; `201` is our choice, as for the other creates.
-             */
+            /** @description Created. The direct transfer was received and is `pending`. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10599,13 +10715,12 @@ export interface operations {
                  * @description Filters by creation time with an operator and an ISO 8601 date or date-time:
                  *     `{operator}:{value}`, the operator one of `$lt`, `$gt`, `$lte`, `$gte` and `$eq`
                  *     (for example `$gte:2026-01-01T00:00:00Z`). A date without a time means midnight UTC. The
-                 *     date-time operand is our design, following the query syntax of the webhook events
-                 *     listing.
+                 *     syntax is that of the webhook events listing.
                  * @example $gte:2026-01-01T00:00:00Z
                  */
                 created_at?: components["parameters"]["FillRequestCreatedAt"];
                 /**
-                 * @description Page size, at most 100. Defaults to 20 (the default is our design).
+                 * @description Page size, at most 100. Defaults to 20.
                  * @example 20
                  */
                 limit?: components["parameters"]["FillRequestLimit"];
@@ -10910,12 +11025,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size, 1 to 100; 20 when not sent (our design).
+                 * @description Page size, 1 to 100; 20 when not sent.
                  * @example 20
                  */
                 limit?: components["parameters"]["AutoRefillLimit"];
                 /**
-                 * @description The `next_page_token` of the previous page; omit for the first page. Opaque (our design).
+                 * @description The `next_page_token` of the previous page; omit for the first page. Opaque; do not parse it.
                  * @example eyJjcmVhdGVkX2F0IjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
                  */
                 next?: components["parameters"]["AutoRefillNext"];
@@ -10949,12 +11064,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size, 1 to 100; 20 when not sent (our design).
+                 * @description Page size, 1 to 100; 20 when not sent.
                  * @example 20
                  */
                 limit?: components["parameters"]["AutoRefillLimit"];
                 /**
-                 * @description The `next_page_token` of the previous page; omit for the first page. Opaque (our design).
+                 * @description The `next_page_token` of the previous page; omit for the first page. Opaque; do not parse it.
                  * @example eyJjcmVhdGVkX2F0IjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
                  */
                 next?: components["parameters"]["AutoRefillNext"];
@@ -11178,14 +11293,13 @@ export interface operations {
             query: {
                 /**
                  * @description The state the order ships to, as its two-letter abbreviation (exactly 2 characters).
-                 *     Required (designed: the source does not say which parameters are required; no
-                 *     location can be chosen without the destination state).
+                 *     Required: no location can be chosen without the destination state.
                  * @example NV
                  */
                 ship_to_state: components["parameters"]["CoverageShipToState"];
                 /**
-                 * @description The plan's BIN (bank identification number), exactly 6 digits. Required (designed:
-                 *     network membership is decided per BIN).
+                 * @description The plan's BIN (bank identification number), exactly 6 digits. Required: network
+                 *     membership is decided per BIN.
                  * @example 610014
                  */
                 bin: components["parameters"]["CoverageBin"];
@@ -11604,18 +11718,18 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address. Designed.
+                 * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address.
                  * @example read
                  */
                 purpose: components["parameters"]["MediaAddressPurpose"];
                 /**
-                 * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address. Designed.
+                 * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address.
                  * @example 1768583045
                  */
                 expires: components["parameters"]["MediaAddressExpires"];
                 /**
                  * @description The address's signature: HMAC-SHA-256, under the service's media signing key, of the
-                 *     purpose, the file's id and the expiry (base64url, 43 characters). Designed.
+                 *     purpose, the file's id and the expiry (base64url, 43 characters).
                  * @example 3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
                  */
                 signature: components["parameters"]["MediaAddressSignature"];
@@ -11657,18 +11771,18 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address. Designed.
-                 * @example read
+                 * @description What the signed address is for, `read` (a `GET`) or `write` (a `PUT`); signed with the address.
+                 * @example write
                  */
-                purpose: components["parameters"]["MediaAddressPurpose"];
+                purpose: components["parameters"]["MediaWriteAddressPurpose"];
                 /**
-                 * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address. Designed.
+                 * @description When the signed address stops working, in seconds since 1970-01-01 00:00:00 UTC; signed with the address.
                  * @example 1768583045
                  */
                 expires: components["parameters"]["MediaAddressExpires"];
                 /**
                  * @description The address's signature: HMAC-SHA-256, under the service's media signing key, of the
-                 *     purpose, the file's id and the expiry (base64url, 43 characters). Designed.
+                 *     purpose, the file's id and the expiry (base64url, 43 characters).
                  * @example 3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
                  */
                 signature: components["parameters"]["MediaAddressSignature"];
@@ -11805,18 +11919,17 @@ export interface operations {
             query: {
                 /**
                  * @description The product's National Drug Code: 10 or 11 digits, without dashes or in one of the
-                 *     dashed forms 4-4-2, 5-3-2, 5-4-1 or 5-4-2. Designed (the source says only "availability
-                 *     by NDC").
+                 *     dashed forms 4-4-2, 5-3-2, 5-4-1 or 5-4-2.
                  * @example 00071-0155-23
                  */
                 ndc: components["parameters"]["AvailabilityNdc"];
                 /**
-                 * @description The quantity needed, in the product's dispensing unit; a location is `available` only when it has at least this much. Designed.
+                 * @description The quantity needed, in the product's dispensing unit; a location is `available` only when it has at least this much.
                  * @example 30
                  */
                 quantity?: components["parameters"]["AvailabilityQuantity"];
                 /**
-                 * @description The patient's ZIP code; orders locations nearest first and fills their `distance_from_origin` (miles from the ZIP code's centroid). Designed.
+                 * @description The patient's ZIP code; orders locations nearest first and fills their `distance_from_origin` (miles from the ZIP code's centroid).
                  * @example 94107
                  */
                 zip?: components["parameters"]["AvailabilityZip"];
@@ -11849,22 +11962,22 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description First street line of the address to match. Designed.
+                 * @description First street line of the address to match.
                  * @example 2 Mission St
                  */
                 street1?: components["parameters"]["ExternalLocationStreet1"];
                 /**
-                 * @description Second street line (suite, unit) of the address to match. Designed.
+                 * @description Second street line (suite, unit) of the address to match.
                  * @example Suite 100
                  */
                 street2?: components["parameters"]["ExternalLocationStreet2"];
                 /**
-                 * @description City of the address to match. Designed.
+                 * @description City of the address to match.
                  * @example San Francisco
                  */
                 city?: components["parameters"]["ExternalLocationCity"];
                 /**
-                 * @description Two-letter state abbreviation of the address to match. Designed.
+                 * @description Two-letter state abbreviation of the address to match.
                  * @example CA
                  */
                 state?: components["parameters"]["ExternalLocationState"];
@@ -11941,12 +12054,12 @@ export interface operations {
                  */
                 zip: components["parameters"]["ExternalLocationZip"];
                 /**
-                 * @description The page size, 1 to 100; default 20. Designed.
+                 * @description The page size, 1 to 100; default 20.
                  * @example 20
                  */
                 limit?: components["parameters"]["ExternalLocationLimit"];
                 /**
-                 * @description The `next_page_token` of the previous page; omit it for the first page. Designed.
+                 * @description The `next_page_token` of the previous page; omit it for the first page.
                  * @example eyJvZmZzZXQiOjIwfQ
                  */
                 next_page_token?: components["parameters"]["ExternalLocationNextPageToken"];
@@ -12047,32 +12160,32 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description First street line of the delivery address (optional: the address is placed at its ZIP code's centroid). Designed (the source says only "address details").
+                 * @description First street line of the delivery address (optional: the address is placed at its ZIP code's centroid).
                  * @example 1 Market St
                  */
                 street1?: components["parameters"]["PickupLocationStreet1"];
                 /**
-                 * @description Second street line (suite, unit) of the delivery address. Designed.
+                 * @description Second street line (suite, unit) of the delivery address.
                  * @example Apt 4B
                  */
                 street2?: components["parameters"]["PickupLocationStreet2"];
                 /**
-                 * @description City of the delivery address (optional: the address is placed at its ZIP code's centroid). Designed.
+                 * @description City of the delivery address (optional: the address is placed at its ZIP code's centroid).
                  * @example San Francisco
                  */
                 city?: components["parameters"]["PickupLocationCity"];
                 /**
-                 * @description Two-letter state of the delivery address (optional); when sent, it must be the ZIP code's state. Designed.
+                 * @description Two-letter state of the delivery address (optional); when sent, it must be the ZIP code's state.
                  * @example CA
                  */
                 state?: components["parameters"]["PickupLocationState"];
                 /**
-                 * @description ZIP code of the delivery address (a ZIP+4 counts by its five digits); the address is placed at its centroid. Designed.
+                 * @description ZIP code of the delivery address (a ZIP+4 counts by its five digits); the address is placed at its centroid.
                  * @example 94107
                  */
                 zip: components["parameters"]["PickupLocationZip"];
                 /**
-                 * @description How far from the address to look, in miles, 1 to 50; default 10. Designed.
+                 * @description How far from the address to look, in miles, 1 to 50; default 10.
                  * @example 10
                  */
                 radius_miles?: components["parameters"]["PickupLocationRadiusMiles"];
@@ -12106,29 +12219,26 @@ export interface operations {
             query?: {
                 /**
                  * @description The prescription to place (its product and prescriber decide the candidates).
-                 *     Exactly one of `prescription_token` and `prescriber_npi` is required. Designed name
-                 *     (the source says "Rx token").
+                 *     Exactly one of `prescription_token` and `prescriber_npi` is required.
                  * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
                  */
                 prescription_token?: components["parameters"]["SpecialtyPharmacyPrescriptionToken"];
                 /**
                  * @description The prescriber's 10-digit NPI, for a prescription not yet at this pharmacy (its
                  *     product is not known, so every specialty pharmacy is a candidate). Exactly one of
-                 *     `prescription_token` and `prescriber_npi` is required. Designed name (the source says
-                 *     "prescriber NPI").
+                 *     `prescription_token` and `prescriber_npi` is required.
                  * @example 1234567893
                  */
                 prescriber_npi?: components["parameters"]["SpecialtyPharmacyPrescriberNpi"];
                 /**
                  * @description The patient's stored insurance record. Exactly one of `insurance_token` and `bin` is
-                 *     required. Designed: the source says "insurance token" without naming the parameter.
+                 *     required.
                  * @example ins3Gk7Mp1Qs5Uw9Yb2De6Hj
                  */
                 insurance_token?: components["parameters"]["SpecialtyPharmacyInsuranceToken"];
                 /**
                  * @description The plan's BIN, exactly 6 digits, when no `insurance_token` is sent. Exactly one of
-                 *     `insurance_token` and `bin` is required. Designed (the source says "bin"; the pattern
-                 *     is the coverage lookup's).
+                 *     `insurance_token` and `bin` is required.
                  * @example 610014
                  */
                 bin?: components["parameters"]["SpecialtyPharmacyBin"];
@@ -12138,8 +12248,7 @@ export interface operations {
                  */
                 pcn?: components["parameters"]["SpecialtyPharmacyPcn"];
                 /**
-                 * @description The plan's group number; only with `bin`. Designed name: the source says "group"; it
-                 *     is named as in the coverage lookup (`group_number`) so both lookups read the same.
+                 * @description The plan's group number; only with `bin`. Named as in the coverage lookup.
                  * @example RX1234
                  */
                 group_number?: components["parameters"]["SpecialtyPharmacyGroupNumber"];
@@ -12178,12 +12287,11 @@ export interface operations {
                  *     integer or a string (a string that is not an integer matches no event, since event
                  *     timestamps are integers). Repeat the parameter to give a range; all conditions apply
                  *     together, for example
-                 *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions (our
-                 *     design). A value without an operator, or with another one, or a non-integer value for
+                 *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions. A value without an operator, or with another one, or a non-integer value for
                  *     `$lt`, `$gt`, `$lte` or `$gte`, answers `400` with key `timestamp` and message
                  *     `must be {operator}:{value} with an operator of [$lt, $gt, $lte, $gte, $eq]`. The
                  *     syntax is checked by the service rather than by a `pattern`, so that every malformed
-                 *     condition answers that one message under the parameter's own key (our design).
+                 *     condition answers that one message under the parameter's own key.
                  * @example [
                  *       "$gte:1768435200",
                  *       "$lt:1768521600"
@@ -12191,8 +12299,7 @@ export interface operations {
                  */
                 timestamp?: components["parameters"]["WebhookTimestampFilter"];
                 /**
-                 * @description How many events a page holds, 1 to 100. The source gives the maximum of 100; the
-                 *     default of 100 is our design.
+                 * @description How many events a page holds, 1 to 100; 100 when not sent.
                  * @example 50
                  */
                 limit?: components["parameters"]["WebhookLimit"];
@@ -12240,8 +12347,7 @@ export interface operations {
                 /**
                  * @description Lists only the event whose delivery has this id (the `webhook-id` header of its
                  *     deliveries, `delivery_data.webhook_id` in listings), so a receiver can fetch again one
-                 *     event it was sent. The source names the parameter for `notify_rx` without describing
-                 *     it; matching the delivery id is our design.
+                 *     event it was sent.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 id?: components["parameters"]["WebhookEventIdFilter"];
@@ -12251,12 +12357,11 @@ export interface operations {
                  *     integer or a string (a string that is not an integer matches no event, since event
                  *     timestamps are integers). Repeat the parameter to give a range; all conditions apply
                  *     together, for example
-                 *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions (our
-                 *     design). A value without an operator, or with another one, or a non-integer value for
+                 *     `timestamp=$gte:1768435200&timestamp=$lt:1768521600`. At most 4 conditions. A value without an operator, or with another one, or a non-integer value for
                  *     `$lt`, `$gt`, `$lte` or `$gte`, answers `400` with key `timestamp` and message
                  *     `must be {operator}:{value} with an operator of [$lt, $gt, $lte, $gte, $eq]`. The
                  *     syntax is checked by the service rather than by a `pattern`, so that every malformed
-                 *     condition answers that one message under the parameter's own key (our design).
+                 *     condition answers that one message under the parameter's own key.
                  * @example [
                  *       "$gte:1768435200",
                  *       "$lt:1768521600"
@@ -12264,8 +12369,7 @@ export interface operations {
                  */
                 timestamp?: components["parameters"]["WebhookTimestampFilter"];
                 /**
-                 * @description How many events a page holds, 1 to 100. The source gives the maximum of 100; the
-                 *     default of 100 is our design.
+                 * @description How many events a page holds, 1 to 100; 100 when not sent.
                  * @example 50
                  */
                 limit?: components["parameters"]["WebhookLimit"];
@@ -12294,7 +12398,7 @@ export interface operations {
             path: {
                 /**
                  * @description The event type to list. Only `notify_rx` is documented as supported: the other values
-                 *     name event types the source lists without documenting their listing, and answer `400`
+                 *     name event types whose listing is not supported, and answer `400`
                  *     with key `webhook_type` and message `must be one of [notify_rx]`.
                  * @example notify_rx
                  */
@@ -12536,7 +12640,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointTest"];
+                "application/x-www-form-urlencoded": components["schemas"]["WebhookEndpointTest"];
+            };
+        };
         responses: {
             /** @description The outcome of the test request (also when the receiver failed). */
             200: {
@@ -12655,12 +12764,12 @@ export interface operations {
                  */
                 program_id?: components["parameters"]["ConsultProgramId"];
                 /**
-                 * @description Only consults whose assigned provider's name contains this text (case-insensitive; our design).
+                 * @description Only consults whose assigned provider's name contains this text (case-insensitive).
                  * @example Gregory House
                  */
                 provider_name?: components["parameters"]["ConsultProviderName"];
                 /**
-                 * @description Only consults whose patient's name contains this text (case-insensitive; our design).
+                 * @description Only consults whose patient's name contains this text (case-insensitive).
                  * @example Jane Doe
                  */
                 patient_name?: components["parameters"]["ConsultPatientName"];
@@ -12675,7 +12784,7 @@ export interface operations {
                  */
                 scheduled?: components["parameters"]["ConsultScheduled"];
                 /**
-                 * @description Only consults in this status (the real platform's vocabulary).
+                 * @description Only consults in this status.
                  * @example REVIEW
                  */
                 status?: components["parameters"]["ConsultStatusFilter"];
@@ -12698,28 +12807,28 @@ export interface operations {
                  */
                 appointment_end_date?: components["parameters"]["ConsultAppointmentEndDate"];
                 /**
-                 * @description How many consults of the sorted set to skip before the page (our bounds). Combines with
+                 * @description How many consults of the sorted set to skip before the page. Combines with
                  *     `page_number`: the page starts at `skip + (page_number - 1) × limit`.
                  * @example 0
                  */
                 skip?: components["parameters"]["ConsultSkip"];
                 /**
-                 * @description One-based page number, pages being `limit` consults long (our design). Combines with `skip`.
+                 * @description One-based page number, pages being `limit` consults long. Combines with `skip`.
                  * @example 1
                  */
                 page_number?: components["parameters"]["ConsultPageNumber"];
                 /**
-                 * @description Page size (our bounds, as the service's other listings).
+                 * @description Page size.
                  * @example 20
                  */
                 limit?: components["parameters"]["ConsultLimit"];
                 /**
-                 * @description The field the consults are sorted by (the sortable fields are our design); ties are broken by `id`.
+                 * @description The field the consults are sorted by; ties are broken by `id`.
                  * @example appointment_start
                  */
                 sort?: components["parameters"]["ConsultSort"];
                 /**
-                 * @description Sort direction, ascending or descending (default `desc`, newest first; our design).
+                 * @description Sort direction, ascending or descending (default `desc`, newest first).
                  * @example asc
                  */
                 direction?: components["parameters"]["ConsultDirection"];
@@ -12955,7 +13064,7 @@ export interface operations {
                 start: components["parameters"]["ScheduleStart"];
                 /**
                  * @description End of the window to search (ISO 8601 date-time); must be later than `start`, and the
-                 *     window may span at most 31 days (our limit, which bounds the answer).
+                 *     window may span at most 31 days.
                  * @example 2030-01-16T02:00:00Z
                  */
                 end: components["parameters"]["ScheduleEnd"];
@@ -12971,8 +13080,8 @@ export interface operations {
                  */
                 state: components["parameters"]["ScheduleState"];
                 /**
-                 * @description Length of each slot in minutes (a positive integer; our bounds 5 to 480). When omitted,
-                 *     slots have the questionnaire's default length (our design).
+                 * @description Length of each slot in minutes, 5 to 480. When omitted, slots have the questionnaire's
+                 *     default length.
                  * @example 30
                  */
                 duration?: components["parameters"]["ScheduleDuration"];
@@ -13062,7 +13171,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size (the source names `limit`; the bounds and default are ours, as the service's other listings).
+                 * @description Page size.
                  * @example 20
                  */
                 limit?: components["parameters"]["DiagnosticOrdersLimit"];
@@ -13106,7 +13215,7 @@ export interface operations {
                 custom_data_3?: components["parameters"]["DiagnosticCustomData3Filter"];
                 /**
                  * @description Only orders that run at least one of these panels, each named by its code or by its
-                 *     name (case-insensitively; the any-of semantics are our design). Repeat the parameter
+                 *     name (case-insensitively). Repeat the parameter
                  *     for several panels (`panels=lipid_panel&panels=Hemoglobin%20A1c`); when sent it holds
                  *     at least one item.
                  * @example [
@@ -13115,8 +13224,7 @@ export interface operations {
                  */
                 panels?: components["parameters"]["DiagnosticPanelsFilter"];
                 /**
-                 * @description The `nextPageToken` of the previous page, to read the following one (an opaque string;
-                 *     the camelCase names are the real platform's).
+                 * @description The `nextPageToken` of the previous page, to read the following one (an opaque string).
                  * @example eyJjIjoiMjAyNi0wMS0xNVQxNzowNDowNS4wMDBaIn0
                  */
                 pageToken?: components["parameters"]["DiagnosticPageToken"];
@@ -13396,7 +13504,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The kit serial to check. The real platform names this parameter `test`.
+                 * @description The kit serial to check.
                  * @example KT-2026-000481
                  */
                 test: components["parameters"]["KitSerialQuery"];
@@ -13534,9 +13642,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The order's id (a version-4 UUID), as answered when the order was created. The source
-                 *     spells this path parameter `orderId` here and `order_id` in the kit registration path;
-                 *     both name the same id.
+                 * @description The order's id (a version-4 UUID), as answered when the order was created. This path
+                 *     parameter is spelled `orderId` here and `order_id` in the kit registration path; both
+                 *     name the same id.
                  * @example 7b1e4d2c-5a6f-4e8b-a1c3-9d2e8f7a6b5c
                  */
                 orderId: components["parameters"]["DiagnosticOrderIdCamel"];
@@ -13783,8 +13891,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -13792,7 +13899,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -13802,9 +13909,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -13821,7 +13930,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -13838,8 +13947,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -13847,7 +13955,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -13857,9 +13965,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -13876,7 +13986,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -13893,8 +14003,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -13902,7 +14011,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -13912,9 +14021,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -13931,7 +14042,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -13948,8 +14059,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -13957,7 +14067,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -13967,9 +14077,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -13986,7 +14098,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14003,8 +14115,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14012,7 +14123,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14022,9 +14133,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14041,7 +14154,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14058,8 +14171,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14067,7 +14179,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14077,9 +14189,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14096,7 +14210,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14113,8 +14227,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14122,7 +14235,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14132,9 +14245,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14151,7 +14266,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14168,8 +14283,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14177,7 +14291,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14187,9 +14301,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14206,7 +14322,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14223,8 +14339,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14232,7 +14347,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14242,9 +14357,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14261,7 +14378,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14278,8 +14395,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14287,7 +14403,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14297,9 +14413,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14316,7 +14434,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14333,8 +14451,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14342,7 +14459,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14352,9 +14469,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14371,7 +14490,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14388,8 +14507,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14397,7 +14515,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14407,9 +14525,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14426,7 +14546,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14443,8 +14563,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14452,7 +14571,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14462,9 +14581,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14481,7 +14602,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14498,8 +14619,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14507,7 +14627,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14517,9 +14637,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14536,7 +14658,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14553,8 +14675,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14562,7 +14683,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14572,9 +14693,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14591,7 +14714,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14608,8 +14731,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14617,7 +14739,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14627,9 +14749,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14646,7 +14770,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14663,8 +14787,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14672,7 +14795,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14682,9 +14805,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14701,7 +14826,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14718,8 +14843,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14727,7 +14851,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14737,9 +14861,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14756,7 +14882,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14773,8 +14899,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14782,7 +14907,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14792,9 +14917,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14811,7 +14938,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14828,8 +14955,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14837,7 +14963,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14847,9 +14973,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14866,7 +14994,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14883,8 +15011,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14892,7 +15019,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14902,9 +15029,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14921,7 +15050,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14938,8 +15067,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -14947,7 +15075,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -14957,9 +15085,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -14976,7 +15106,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -14993,8 +15123,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -15002,7 +15131,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -15012,9 +15141,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -15031,7 +15162,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {
@@ -15048,8 +15179,7 @@ export interface operations {
                 /**
                  * @description The delivery's unique id, the same on every retry of the same event: receivers should
                  *     remember the ids they processed and acknowledge a repeated one without processing it
-                 *     again. Part of the signed content. (Our design, per the Standard Webhooks
-                 *     specification.)
+                 *     again. Part of the signed content, per the Standard Webhooks specification.
                  * @example msg_2Kq8Vd3Xb7Lm9Np4Rs6Tw1Yz
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -15057,7 +15187,7 @@ export interface operations {
                  * @description When this attempt was sent, in seconds since 1970-01-01 00:00:00 UTC (a retry carries
                  *     a new timestamp and a new signature). Part of the signed content: receivers should
                  *     refuse a delivery whose timestamp is more than 5 minutes away from their clock, to
-                 *     prevent replays. (Our design, per the Standard Webhooks specification.)
+                 *     prevent replays (per the Standard Webhooks specification).
                  * @example 1768496646
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -15067,9 +15197,11 @@ export interface operations {
                  *     signing secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the raw request body,
                  *     byte for byte). While a secret is being rotated, one signature per active secret is
                  *     sent; a delivery is authentic when any of them matches. Compare signatures in constant
-                 *     time. The signing secret is shown in the customer dashboard as `whsec_` followed by the
-                 *     base64 of the key, separately for production and test. (Our design, per the Standard
-                 *     Webhooks specification.)
+                 *     time. The signing secret is `whsec_` followed by the base64 of the key, one per
+                 *     environment (production and sandbox). It is answered once when the endpoint is first
+                 *     set (in the dashboard at `/dashboard`, or with `PUT /v1/webhook_endpoint`) and when it
+                 *     is rotated (`POST /v1/webhook_endpoint/rotate_secret`). Per the Standard Webhooks
+                 *     specification.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -15086,7 +15218,7 @@ export interface operations {
         responses: {
             /**
              * @description Any `2xx` status acknowledges the delivery (the body is ignored). Anything else, or
-             *     no answer within 15 seconds, is retried (our design).
+             *     no answer within 15 seconds, is retried.
              */
             "2XX": {
                 headers: {

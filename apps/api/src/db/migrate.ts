@@ -21,6 +21,8 @@ import { scheduledActions } from './migrations/018-scheduled-actions.js';
 import { media } from './migrations/019-media.js';
 import { referenceData } from './migrations/020-reference-data.js';
 import { sameDayDeliveries } from './migrations/021-same-day-deliveries.js';
+import { dashboardAndDeliveryAttempts } from './migrations/022-dashboard-and-delivery-attempts.js';
+import { sandboxSimulations } from './migrations/023-sandbox-simulations.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -44,6 +46,8 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '019-media': media,
   '020-reference-data': referenceData,
   '021-same-day-deliveries': sameDayDeliveries,
+  '022-dashboard-and-delivery-attempts': dashboardAndDeliveryAttempts,
+  '023-sandbox-simulations': sandboxSimulations,
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */

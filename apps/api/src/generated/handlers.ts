@@ -61,7 +61,7 @@ export interface Handlers {
   getDiagnosticOrderRejection(input: OperationInput<operations['getDiagnosticOrderRejection']>, ctx: RequestContext): Promise<OperationOutput<operations['getDiagnosticOrderRejection']>>;
   /** GET /diagnostics/v0/orders/{order_id}/results: Get lab results of an order */
   getDiagnosticOrderResults(input: OperationInput<operations['getDiagnosticOrderResults']>, ctx: RequestContext): Promise<OperationOutput<operations['getDiagnosticOrderResults']>>;
-  /** GET /v0/orders/{orderId}/results: Get lab results of an order (the seed's path) */
+  /** GET /v0/orders/{orderId}/results: Get lab results of an order (path without /diagnostics) */
   getDiagnosticOrderResultsUnprefixed(input: OperationInput<operations['getDiagnosticOrderResultsUnprefixed']>, ctx: RequestContext): Promise<OperationOutput<operations['getDiagnosticOrderResultsUnprefixed']>>;
   /** GET /diagnostics/v2/orders/{order_id}/results: Get lab results of an order, with their files */
   getDiagnosticOrderResultsV2(input: OperationInput<operations['getDiagnosticOrderResultsV2']>, ctx: RequestContext): Promise<OperationOutput<operations['getDiagnosticOrderResultsV2']>>;
@@ -155,7 +155,7 @@ export interface Handlers {
   redeliverWebhookEvents(input: OperationInput<operations['redeliverWebhookEvents']>, ctx: RequestContext): Promise<OperationOutput<operations['redeliverWebhookEvents']>>;
   /** POST /diagnostics/v0/orders/register: Create an order for a kit already held */
   registerDiagnosticOrder(input: OperationInput<operations['registerDiagnosticOrder']>, ctx: RequestContext): Promise<OperationOutput<operations['registerDiagnosticOrder']>>;
-  /** POST /v0/orders/register: Create an order for a kit already held (the seed's path) */
+  /** POST /v0/orders/register: Create an order for a kit already held (path without /diagnostics) */
   registerDiagnosticOrderUnprefixed(input: OperationInput<operations['registerDiagnosticOrderUnprefixed']>, ctx: RequestContext): Promise<OperationOutput<operations['registerDiagnosticOrderUnprefixed']>>;
   /** PUT /v0/orders/{order_id}/kit_serial: Register a kit for an order */
   registerKitSerial(input: OperationInput<operations['registerKitSerial']>, ctx: RequestContext): Promise<OperationOutput<operations['registerKitSerial']>>;

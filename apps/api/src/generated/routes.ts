@@ -435,7 +435,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -822,7 +823,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -982,7 +984,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -1148,7 +1151,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -1278,7 +1282,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -1526,7 +1531,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -1732,7 +1738,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -1881,7 +1888,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -2434,6 +2442,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "dob": {
           "type": "string",
           "pattern": "^\\d{4}-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\\d|3[01])$",
+          "x-expected": "a date as YYYYMMDD or YYYY-MM-DD",
           "maxLength": 10
         },
         "guardian": {
@@ -2641,6 +2650,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ndc": {
           "type": "string",
           "pattern": "^(?:[0-9]{10,11}|[0-9]{4}-[0-9]{4}-[0-9]{2}|[0-9]{5}-[0-9]{3}-[0-9]{2}|[0-9]{5}-[0-9]{4}-[0-9]{1,2})$",
+          "x-expected": "an NDC of 10 or 11 digits, or hyphenated as 4-4-2, 5-3-2 or 5-4-1 (or 5-4-2)",
           "maxLength": 13
         },
         "quantity": {
@@ -3561,6 +3571,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "format": "uuid",
           "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+          "x-expected": "a version-4 UUID (8-4-4-4-12 hexadecimal digits, the third group starting with 4)",
           "maxLength": 36
         }
       },
@@ -4613,6 +4624,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "bin": {
           "type": "string",
           "pattern": "^[0-9]{6}$",
+          "x-expected": "6 digits",
           "maxLength": 6
         },
         "pcn": {
@@ -4987,6 +4999,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "format": "uuid",
           "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$",
+          "x-expected": "a UUID (8-4-4-4-12 hexadecimal digits)",
           "maxLength": 36
         },
         "original_fill_request_token": {
@@ -5715,26 +5728,31 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "test_id": {
           "type": "string",
           "pattern": "^\\$(lt|lte|eq|gte|gt):[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+          "x-expected": "an operator and a version-4 UUID, such as $eq:<uuid> (operators $lt, $lte, $eq, $gte, $gt)",
           "maxLength": 41
         },
         "kit_id": {
           "type": "string",
           "pattern": "^\\$(lt|lte|eq|gte|gt):[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+          "x-expected": "an operator and a version-4 UUID, such as $eq:<uuid> (operators $lt, $lte, $eq, $gte, $gt)",
           "maxLength": 41
         },
         "custom_data_1": {
           "type": "string",
           "pattern": "^\\$(lt|lte|eq|gte|gt):[\\s\\S]{1,255}$",
+          "x-expected": "an operator and a value, such as $eq:abc (operators $lt, $lte, $eq, $gte, $gt)",
           "maxLength": 260
         },
         "custom_data_2": {
           "type": "string",
           "pattern": "^\\$(lt|lte|eq|gte|gt):[\\s\\S]{1,255}$",
+          "x-expected": "an operator and a value, such as $eq:abc (operators $lt, $lte, $eq, $gte, $gt)",
           "maxLength": 260
         },
         "custom_data_3": {
           "type": "string",
           "pattern": "^\\$(lt|lte|eq|gte|gt):[\\s\\S]{1,255}$",
+          "x-expected": "an operator and a value, such as $eq:abc (operators $lt, $lte, $eq, $gte, $gt)",
           "maxLength": 260
         },
         "panels": {
@@ -5750,6 +5768,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "pageToken": {
           "type": "string",
           "pattern": "^[A-Za-z0-9_=-]{1,512}$",
+          "x-expected": "a page token as answered by the previous page (1 to 512 letters, digits, _, = or -)",
           "maxLength": 512
         }
       },
@@ -6037,6 +6056,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "created_at": {
           "type": "string",
           "pattern": "^\\$(lt|gt|lte|gte|eq):\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2}))?$",
+          "x-expected": "an operator and an ISO 8601 date or date-time, such as $gte:2025-01-31 or $lt:2025-01-31T12:00:00Z (operators $lt, $lte, $eq, $gte, $gt)",
           "maxLength": 50
         },
         "limit": {
@@ -6572,6 +6592,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "nextPageToken": {
           "type": "string",
           "pattern": "^[A-Za-z0-9+/_-]+={0,2}$",
+          "x-expected": "a page token as answered by the previous page (letters, digits, +, /, _ or -, then up to two =)",
           "maxLength": 512
         }
       },
@@ -6675,6 +6696,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "state": {
           "type": "string",
           "pattern": "^[A-Z]{2}$",
+          "x-expected": "2 upper-case letters",
           "minLength": 2,
           "maxLength": 2
         },
@@ -6774,6 +6796,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "prescriber_npi": {
           "type": "string",
           "pattern": "^[0-9]{10}$",
+          "x-expected": "10 digits",
           "maxLength": 10
         },
         "insurance_token": {
@@ -6782,6 +6805,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "bin": {
           "type": "string",
           "pattern": "^[0-9]{6}$",
+          "x-expected": "6 digits",
           "maxLength": 6
         },
         "pcn": {
@@ -6975,6 +6999,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "next": {
           "type": "string",
           "pattern": "^[A-Za-z0-9_-]{1,512}$",
+          "x-expected": "a page token as answered by the previous page (1 to 512 letters, digits, _ or -)",
           "maxLength": 512
         },
         "status": {
@@ -7236,6 +7261,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "next": {
           "type": "string",
           "pattern": "^[A-Za-z0-9_-]{1,512}$",
+          "x-expected": "a page token as answered by the previous page (1 to 512 letters, digits, _ or -)",
           "maxLength": 512
         },
         "status": {
@@ -7664,6 +7690,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "signature": {
           "type": "string",
           "pattern": "^[A-Za-z0-9_-]{43}$",
+          "x-expected": "43 base64url characters (letters, digits, _ or -)",
           "maxLength": 43
         }
       },
@@ -7746,7 +7773,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -8086,7 +8114,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -8255,7 +8284,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -8685,7 +8715,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -8918,7 +8949,8 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 255,
-          "pattern": "^[\\x21-\\x7E]+$"
+          "pattern": "^[\\x21-\\x7E]+$",
+          "x-expected": "1 to 255 printable ASCII characters, without spaces"
         }
       },
       "required": []
@@ -9259,6 +9291,16 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "ApiKey": []
       }
     ],
+    "body": {
+      "required": false,
+      "contentTypes": [
+        "application/json",
+        "application/x-www-form-urlencoded"
+      ],
+      "schema": {
+        "$ref": "contract#/components/schemas/WebhookEndpointTest"
+      }
+    },
     "responses": {
       "200": {
         "contentType": "application/json",
@@ -9475,6 +9517,7 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
         "signature": {
           "type": "string",
           "pattern": "^[A-Za-z0-9_-]{43}$",
+          "x-expected": "43 base64url characters (letters, digits, _ or -)",
           "maxLength": 43
         }
       },

@@ -10,6 +10,7 @@ import { nowIso, randomToken } from '../tokens.js';
 import { RefusedAddressError, type AddressPolicy } from './url-policy.js';
 import { ENABLED, type WebhookEndpointRepository, type WebhookEndpointRow } from './webhook-endpoint-repository.js';
 import { webhookEndpointSealedColumns, type WebhookEndpointStatus } from './webhook-endpoint-tables.js';
+import { DEFAULT_TEST_CALLBACK_TYPE, type CallbackType, type WebhookTestEvents } from './test-events.js';
 import { sendWebhook, type WebhookResult } from './webhook-sender.js';
 
 export interface WebhookEndpointView {
@@ -65,6 +66,8 @@ export class WebhookEndpointService {
     private readonly config: WebhookConfig,
     /** The public-address rule of production endpoints (the operator's special-purpose ranges). */
     private readonly addresses: AddressPolicy,
+    /** The bodies of test deliveries, from the spec's webhook examples. */
+    private readonly testEvents: WebhookTestEvents,
   ) {}
 
   async get(owner: Owner): Promise<WebhookEndpointView> {
@@ -123,13 +126,22 @@ export class WebhookEndpointService {
     });
   }
 
-  /** Sends one signed test request now (not recorded, not retried), also to a disabled endpoint (to check it before enabling it). */
-  async test(owner: Owner): Promise<WebhookResult & { webhookId: string }> {
+  /**
+   * Sends one signed test delivery now (not recorded, not retried), also to a disabled
+   * endpoint (to check it before enabling it): an example event of the type, marked `test`.
+   */
+  async test(owner: Owner, callbackType: CallbackType = DEFAULT_TEST_CALLBACK_TYPE): Promise<WebhookResult & { webhookId: string; callbackType: CallbackType }> {
+    const event = this.testEvents.eventOf(callbackType);
+    if (!event) throw invalidField('callback_type', `must be one of [${this.testEvents.types().join(', ')}]`);
     const target = await this.target(owner);
     if (!target) throw notFound(NOT_FOUND);
     const webhookId = `msg_${randomToken(24)}`;
-    const body = JSON.stringify({ test: true, timestamp: Math.floor(Date.now() / 1000) });
-    return { ...(await this.send(owner, target, webhookId, body)), webhookId };
+    return { ...(await this.send(owner, target, webhookId, JSON.stringify(event))), webhookId, callbackType };
+  }
+
+  /** The event types a test delivery can be. */
+  testEventTypes(): string[] {
+    return this.testEvents.types();
   }
 
   /** One signed POST of `body` to the owner's endpoint, under the owner's address rule; a `2xx` within the timeout is success. */

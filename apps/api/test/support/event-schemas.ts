@@ -78,3 +78,11 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, ti
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Problems of a delivery body against the request schema of its webhook in the spec (`webhooks.<type>`); [] when valid. */
+export function webhookBodyProblems(callbackType: string, body: unknown): string[] {
+  validator('WebhookEnvelope');
+  const validate = ajv!.getSchema(`bundle.json#/webhooks/${callbackType}/post/requestBody/content/application~1json/schema`);
+  if (!validate) return [`no webhook ${callbackType} in the spec`];
+  return validate(body) ? [] : [JSON.stringify(validate.errors?.slice(0, 5))];
+}
