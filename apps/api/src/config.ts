@@ -10,6 +10,8 @@ export interface Config {
   host: string;
   /** `postgres://...` for PostgreSQL; otherwise the embedded database's file. */
   databaseUrl: string;
+  /** PostgreSQL connection settings (unused on the embedded database). */
+  postgres: PostgresConfig;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   /** How much a request may ask of the service before any operation runs (http/body-parsers.ts, app.ts). */
@@ -223,6 +225,34 @@ export interface PharmacyIdentity {
   location: string;
 }
 
+/** PostgreSQL connection settings (db/database.ts). */
+export interface PostgresConfig {
+  /**
+   * PG_POOL_SIZE (default 10): connections this process keeps to PostgreSQL. A write holds
+   * one for its whole transaction (several round trips), so the pool caps the writes in
+   * flight; every connection is a server process, so the sum over the service's processes
+   * must stay under the server's `max_connections`.
+   */
+  poolSize: number;
+  /**
+   * PG_SYNCHRONOUS_COMMIT (default unset: the server's setting, `on` unless changed): the
+   * session's `synchronous_commit`. `off` answers a write before its commit record is
+   * flushed, so a crash of the PostgreSQL server may lose the last few hundred milliseconds
+   * of acknowledged writes (never corrupts); keep the default unless that loss is acceptable.
+   */
+  synchronousCommit: 'on' | 'off' | 'local' | 'remote_write' | 'remote_apply' | undefined;
+}
+
+const SYNCHRONOUS_COMMIT = ['on', 'off', 'local', 'remote_write', 'remote_apply'] as const;
+
+function postgres(env: NodeJS.ProcessEnv): PostgresConfig {
+  const synchronousCommit = env.PG_SYNCHRONOUS_COMMIT || undefined;
+  if (synchronousCommit !== undefined && !(SYNCHRONOUS_COMMIT as readonly string[]).includes(synchronousCommit)) {
+    throw new ConfigError(`PG_SYNCHRONOUS_COMMIT must be one of ${SYNCHRONOUS_COMMIT.join(', ')}`);
+  }
+  return { poolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000), synchronousCommit: synchronousCommit as PostgresConfig['synchronousCommit'] };
+}
+
 export class ConfigError extends Error {}
 
 /** The shipped sample catalogue of lab tests, panels and kits (apps/api/reference-data/). */
@@ -420,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl,
+    postgres: postgres(env),
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     requestLimits: requestLimits(env),
     rateLimit: rateLimit(env),

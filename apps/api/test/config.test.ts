@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { createTestDatabase } from './support/test-database.js';
 
 const KEY_A = Buffer.alloc(32, 1).toString('base64');
 const KEY_B = Buffer.alloc(32, 2).toString('base64');
@@ -106,6 +109,29 @@ describe('configuration', () => {
       bufferMax: 5000,
     });
     expect(loadConfig({ AUDIT_RETENTION: '30d' }).audit.retentionMs).toBe(30 * 86_400_000);
+  });
+
+  it('keeps 10 PostgreSQL connections and the server\'s synchronous_commit by default; takes PG_POOL_SIZE and PG_SYNCHRONOUS_COMMIT', () => {
+    expect(loadConfig({}).postgres).toEqual({ poolSize: 10, synchronousCommit: undefined });
+    expect(loadConfig({ PG_POOL_SIZE: '32', PG_SYNCHRONOUS_COMMIT: 'off' }).postgres).toEqual({ poolSize: 32, synchronousCommit: 'off' });
+    expect(() => loadConfig({ PG_POOL_SIZE: '0' })).toThrow('PG_POOL_SIZE must be an integer from 1');
+    expect(() => loadConfig({ PG_SYNCHRONOUS_COMMIT: 'sometimes' })).toThrow('PG_SYNCHRONOUS_COMMIT must be one of on, off, local, remote_write, remote_apply');
+  });
+
+  it.skipIf(process.env.TEST_DATABASE !== 'postgres')('sets PG_SYNCHRONOUS_COMMIT on every pooled connection, beside the URL\'s own options', async () => {
+    const test = await createTestDatabase();
+    const database = openDatabase(test.url, { poolSize: 2, synchronousCommit: 'off' });
+    try {
+      const settings = await Promise.all(
+        [0, 1, 2].map(() => sql<{ sc: string; sp: string }>`select current_setting('synchronous_commit') as sc, current_setting('search_path') as sp`.execute(database.db)),
+      );
+      for (const { rows } of settings) expect(rows[0]).toEqual({ sc: 'off', sp: expect.stringMatching(/^test_/) });
+      const untouched = await sql<{ sc: string }>`select current_setting('synchronous_commit') as sc`.execute(test.handle.db);
+      expect(untouched.rows[0]!.sc).toBe('on');
+    } finally {
+      await database.close();
+      await test.dispose();
+    }
   });
 
   it.each([

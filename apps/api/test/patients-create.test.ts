@@ -54,6 +54,13 @@ describe('creating a patient', () => {
     expect(pet).not.toBe(first);
   });
 
+  it('answers one token to the same person created many times at once (the insert commits alone on PostgreSQL)', async () => {
+    const person = { ...jane, first_name: 'Concurrent', last_name: 'Creates' };
+    const tokens = await Promise.all(Array.from({ length: 12 }, () => createPatient(acme.sandbox_api_key, person)));
+    expect(new Set(tokens).size).toBe(1);
+    expect(await createPatient(acme.sandbox_api_key, person)).toBe(tokens[0]);
+  });
+
   it('accepts form data, query parameters and the /api/v1 alias', async () => {
     const form = await t.raw('PUT', '/v1/patient', {
       headers: { authorization: `ApiKey ${acme.sandbox_api_key}`, 'content-type': 'application/x-www-form-urlencoded' },

@@ -8,6 +8,17 @@ import { GroupCommitTransactor } from './group-commit.js';
  */
 export interface Transactor {
   run<T>(work: (trx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Runs a unit of work that makes at most one write, in one statement (reads around it
+   * need not see one snapshot). PostgreSQL runs it without `begin`/`commit`: the statement
+   * commits alone, as durably, and saves two round trips. Absent: `run`.
+   */
+  runSingleWrite?<T>(work: (db: Db) => Promise<T>): Promise<T>;
+}
+
+/** A unit of work of at most one write statement (Transactor.runSingleWrite), on any Transactor. */
+export function runSingleWrite<T>(transactor: Transactor, work: (db: Db) => Promise<T>): Promise<T> {
+  return transactor.runSingleWrite ? transactor.runSingleWrite(work) : transactor.run(work);
 }
 
 /** One database transaction per unit of work. */
@@ -16,6 +27,11 @@ export class SimpleTransactor implements Transactor {
 
   run<T>(work: (trx: Db) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
+  }
+
+  /** Each statement in autocommit: one write statement is atomic on its own. */
+  runSingleWrite<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    return work(this.db);
   }
 }
 

@@ -21,13 +21,18 @@ interface PatientQuery {
 export class PatientRepository {
   constructor(private readonly db: Db) {}
 
-  /** Inserts unless a patient with the same identity exists; answers the token that stands. */
+  /**
+   * Inserts unless a patient with the same identity exists; answers the token that stands.
+   * The insert returns the new token, so only a conflict costs the second round trip.
+   */
   async insertOrGetToken(owner: Owner, row: PatientRow, trx: Db = this.db): Promise<string> {
-    await trx
+    const inserted = await trx
       .insertInto('patients')
       .values(row)
       .onConflict((oc) => oc.columns(['customer_id', 'environment', 'match_key']).doNothing())
-      .execute();
+      .returning('token')
+      .executeTakeFirst();
+    if (inserted) return inserted.token;
     const existing = await trx
       .selectFrom('patients')
       .select('token')

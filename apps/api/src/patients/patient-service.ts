@@ -2,7 +2,7 @@ import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import type { Db, Flag } from '../db/database.js';
 import { ownerColumns, visibleTo } from '../db/ownership.js';
-import type { Transactor } from '../db/transactor.js';
+import { runSingleWrite, type Transactor } from '../db/transactor.js';
 import { ReadCache } from '../read-cache.js';
 import { invalidField, notFound, notOwner } from '../errors.js';
 import { nowIso, randomToken } from '../tokens.js';
@@ -104,7 +104,8 @@ export class PatientService {
       created_at: now,
       updated_at: now,
     };
-    return trx ? this.patients.insertOrGetToken(owner, row, trx) : this.transactor.run((own) => this.patients.insertOrGetToken(owner, row, own));
+    // One insert (and, after a conflict, a read of the token that stands): no transaction needed on PostgreSQL.
+    return trx ? this.patients.insertOrGetToken(owner, row, trx) : runSingleWrite(this.transactor, (own) => this.patients.insertOrGetToken(owner, row, own));
   }
 
   async find(owner: Owner, q: PatientFind): Promise<PatientRow> {
