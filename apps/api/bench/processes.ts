@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -7,11 +7,22 @@ import { fileURLToPath } from 'node:url';
 
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The service's process as `pnpm start` runs it (apps/api/package.json: its Node flags too), `[command, ...args]`. */
+/**
+ * The service's process as `pnpm start` runs it (apps/api/package.json: its Node flags too),
+ * `[command, ...args]`. The steps before the last (`build --if-stale && node dist/server.js`)
+ * run here first.
+ */
 export function serviceCommand(): [string, string[]] {
   const start = (JSON.parse(readFileSync(join(apiRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const [command, ...args] = start.split(/\s+/);
-  return [join(apiRoot, 'node_modules', '.bin', command!), args.map((arg) => (arg.startsWith('-') ? arg : join(apiRoot, arg)))];
+  const steps = start.split('&&').map((step): [string, string[]] => {
+    const [command, ...args] = step.trim().split(/\s+/);
+    return [
+      command === 'node' ? process.execPath : join(apiRoot, 'node_modules', '.bin', command!),
+      args.map((arg) => (arg.startsWith('-') ? arg : join(apiRoot, arg))),
+    ];
+  });
+  for (const [command, args] of steps.slice(0, -1)) execFileSync(command, args, { cwd: apiRoot, stdio: 'inherit' });
+  return steps.at(-1)!;
 }
 
 export async function freePort(): Promise<number> {

@@ -7,7 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, config.postgres);
   // Migrations may seal stored values (009), so they run with the server's keys.
   await migrateToLatest(database, SecretBox.fromConfig(config));
   const { fastify } = await buildApp({ config, database });

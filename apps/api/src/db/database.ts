@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import Sqlite from 'libsql';
-import pg from 'pg';
-import { isPostgresUrl } from '../config.js';
+import type PgModule from 'pg';
+import { isPostgresUrl, type PostgresConfig } from '../config.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 
 /**
@@ -93,11 +94,20 @@ class StatementCache {
 
 /**
  * Opens the database DATABASE_URL names: `postgres://...` for PostgreSQL, anything else
- * is the file of the embedded database (created with its folder when missing).
+ * is the file of the embedded database (created with its folder when missing). `postgres`
+ * (PG_POOL_SIZE, PG_SYNCHRONOUS_COMMIT; config.ts) applies to PostgreSQL only.
  */
-export function openDatabase(url: string): DatabaseHandle {
+export function openDatabase(url: string, postgres: Partial<PostgresConfig> = {}): DatabaseHandle {
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // pg is loaded for PostgreSQL only: on the embedded database it would cost every process ~7 MB.
+    const pg = createRequire(import.meta.url)('pg') as typeof PgModule;
+    const pool = new pg.Pool({ connectionString: url, max: postgres.poolSize ?? 10 });
+    const synchronousCommit = postgres.synchronousCommit;
+    if (synchronousCommit) {
+      // Once per new connection, queued ahead of its first query (not through `options`:
+      // the URL's own `options`, such as a search_path, would replace it).
+      pool.on('connect', (client) => void client.query(`set synchronous_commit = ${synchronousCommit}`).catch(() => undefined));
+    }
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

@@ -61,14 +61,16 @@ export function registerDocs(app: FastifyInstance, openApiDocument: string): voi
   const landingPage = renderTemplate(asset('landing.html').toString('utf8'), { version: versionOf(openApiDocument) });
   const favicon = asset('favicon.svg');
   const docsLogo = asset('docs-logo.svg');
-  const redocScript = localRedocBundle(readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8'));
+  // Redoc's 1 MB bundle is read when a browser first asks for it, not at every start.
+  let redocScript: string | undefined;
+  const redoc = () => (redocScript ??= localRedocBundle(readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8')));
 
   app.get('/', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').header('content-security-policy', LANDING_POLICY).send(landingPage),
   );
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage));
   app.get('/docs/redoc.standalone.js', async (_request, reply) =>
-    reply.type('application/javascript; charset=utf-8').header('cache-control', CACHED).send(redocScript),
+    reply.type('application/javascript; charset=utf-8').header('cache-control', CACHED).send(redoc()),
   );
   app.get(LOCAL_LOGO, async (_request, reply) => reply.type('image/svg+xml').header('cache-control', CACHED).send(docsLogo));
   // The pages link /favicon.svg; browsers and tools that ask for /favicon.ico on their own get the same icon.

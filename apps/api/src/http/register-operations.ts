@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import type { Principal } from '../auth/principal.js';
 import { securitySchemes } from '../auth/security-schemes.js';
 import { contractSchemaResource } from './contract-schemas.js';
+import type { JsonSchema } from './json-schema.js';
 import { installResponseSerialization } from './response-serialization.js';
 import { NO_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { createValidatorCompiler, trimStrings, type Validator, type ValidatorCompiler } from './request-validation.js';
@@ -101,9 +102,11 @@ export function registerOperations(
 ): void {
   app.decorateRequest('principal', null);
   app.decorate('services', services);
-  const contract = contractSchemaResource(services.openApiDocument);
-  installResponseSerialization(app, contract);
-  const compileValidator = createValidatorCompiler(contract);
+  // Read when the first validator or serializer is built (both are built on first use).
+  let contract: JsonSchema | undefined;
+  const contractOf = () => (contract ??= contractSchemaResource(services.openApiDocument));
+  installResponseSerialization(app, contractOf);
+  const compileValidator = createValidatorCompiler(contractOf);
   const schemes = securitySchemes(services);
   for (const route of routes) {
     const compiled = compileRoute(route, compileValidator);

@@ -21,19 +21,24 @@ export type Validator = (data: unknown) => void;
 export type ValidatorCompiler = (schema: JsonSchema, source: 'json' | 'text') => Validator;
 
 /**
- * Compiles validators over the contract's components. JSON bodies keep their types; query
- * strings, paths and form bodies arrive as text and are coerced to the schema's types.
+ * Compiles validators over the contract's components (read on first use). JSON bodies keep
+ * their types; query strings, paths and form bodies arrive as text and are coerced to the
+ * schema's types.
  */
-export function createValidatorCompiler(contract: JsonSchema): ValidatorCompiler {
-  const strictAjv = makeAjv(false, contract);
-  const coercingAjv = makeAjv('array', contract);
+export function createValidatorCompiler(contract: () => JsonSchema): ValidatorCompiler {
+  // Ajv and each validator are built when first used: compiling every operation's schemas
+  // up front took most of the service's start (and its memory), for operations a process
+  // may never serve.
+  const ajvs: Partial<Record<'json' | 'text', Ajv2020>> = {};
+  const ajvFor = (source: 'json' | 'text') => (ajvs[source] ??= makeAjv(source === 'json' ? false : 'array', contract()));
   const compiled = new Map<string, Validator>();
   return (schema, source) => {
     const key = `${source}:${JSON.stringify(schema)}`;
     let validator = compiled.get(key);
     if (!validator) {
-      const validate: ValidateFunction = (source === 'json' ? strictAjv : coercingAjv).compile(schema);
+      let validate: ValidateFunction | undefined;
       validator = (data) => {
+        validate ??= ajvFor(source).compile(schema);
         if (!validate(data)) throw validationFailed(describeErrors(validate.errors ?? [], data));
       };
       compiled.set(key, validator);
