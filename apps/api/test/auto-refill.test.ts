@@ -117,6 +117,12 @@ describe('a subscription through three cycles', () => {
     expect(actions.slice(0, 3).map((a) => a.metadata.request_id)).toEqual(requests);
     const after = await client().GET('/v1/auto-refill/{prescription_token}', { params: { path: { prescription_token: rx.token } } });
     expect(after.data!.data.details.auto_refill_medications).toMatchObject({ last_fill_request_id: requests[2], refills_remaining: 2 });
+
+    // The AUTO_REFILL events are listed like every other (the list answers them in the WebhookEvent union).
+    const all = await client().GET('/v1/webhook_events', { params: { query: { limit: 100 } } });
+    expect(all.response.status).toBe(200);
+    expect(JSON.stringify(all.data)).toContain(`"callback_type":"AUTO_REFILL"`);
+    expect(JSON.stringify(all.data)).toContain(requests[0]!);
   });
 });
 

@@ -7399,6 +7399,41 @@ export interface components {
             timestamp: components["schemas"]["WebhookEpochSeconds"];
         } & WithRequired<components["schemas"]["WebhookEnvelope"], "request_id" | "callback_type" | "status" | "details" | "timestamp">;
         /**
+         * AutoRefillEvent
+         * @description `AUTO_REFILL`: the service submitted a refill of an auto-refill subscription (`success`;
+         *     `request_id` is the new fill request, whose `ORDER` and `SHIPMENT` events follow), or
+         *     the subscription ended because the prescription can no longer be refilled (`error`;
+         *     `message` says why). Like every event it carries tokens and ids only.
+         */
+        AutoRefillEvent: {
+            test?: components["schemas"]["WebhookTestFlag"];
+            /** @description The fill request submitted (on `success` only). */
+            request_id?: components["schemas"]["Token"];
+            /** @constant */
+            callback_type: "AUTO_REFILL";
+            /** @enum {string} */
+            status: "success" | "error";
+            details: {
+                /** Format: int64 */
+                auto_refill_id: number;
+                prescription_token: components["schemas"]["Token"];
+                patient_token: components["schemas"]["Token"];
+                /**
+                 * Format: int32
+                 * @description Which refill of the subscription this was (1 for the first).
+                 */
+                cycle: number;
+                /**
+                 * Format: date-time
+                 * @description When the next refill is due; null when the subscription ended.
+                 */
+                auto_refill_date: string | null;
+                message: components["schemas"]["WebhookMessage"];
+                metadata: components["schemas"]["WebhookMetadata"];
+            };
+            timestamp: components["schemas"]["WebhookEpochSeconds"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "status" | "details" | "timestamp">;
+        /**
          * WebhookEvent
          * @description Any webhook event. `callback_type` tells the event types apart (each event schema fixes
          *     it with `const`); the types with a success and an error variant (`TRANSFER`,
@@ -7406,7 +7441,7 @@ export interface components {
          *     No OpenAPI `discriminator` is declared because `callback_type` alone does not select a
          *     single schema for those three types.
          */
-        WebhookEvent: components["schemas"]["NotifyRxEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["TransferContactEvent"] | components["schemas"]["DirectTransferEvent"] | components["schemas"]["OrderEvent"] | components["schemas"]["ShipmentEvent"] | components["schemas"]["DiagnosticsOrderSuccessEvent"] | components["schemas"]["DiagnosticsOrderShippedEvent"] | components["schemas"]["DiagnosticsOrderInTransitEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToPatientEvent"] | components["schemas"]["DiagnosticsOrderShippedToLabEvent"] | components["schemas"]["DiagnosticsOrderInTransitToLabEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToLabEvent"] | components["schemas"]["DiagnosticsLabAccessedKitEvent"] | components["schemas"]["DiagnosticsResultsAvailableEvent"] | components["schemas"]["DiagnosticsOrderRejectedEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["ConsultEvent"] | components["schemas"]["ConsultTaskEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["TransferOutEvent"] | components["schemas"]["VisitEvent"] | components["schemas"]["SameDayDeliveryEvent"];
+        WebhookEvent: components["schemas"]["NotifyRxEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["TransferContactEvent"] | components["schemas"]["DirectTransferEvent"] | components["schemas"]["OrderEvent"] | components["schemas"]["ShipmentEvent"] | components["schemas"]["DiagnosticsOrderSuccessEvent"] | components["schemas"]["DiagnosticsOrderShippedEvent"] | components["schemas"]["DiagnosticsOrderInTransitEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToPatientEvent"] | components["schemas"]["DiagnosticsOrderShippedToLabEvent"] | components["schemas"]["DiagnosticsOrderInTransitToLabEvent"] | components["schemas"]["DiagnosticsOrderDeliveredToLabEvent"] | components["schemas"]["DiagnosticsLabAccessedKitEvent"] | components["schemas"]["DiagnosticsResultsAvailableEvent"] | components["schemas"]["DiagnosticsOrderRejectedEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["ConsultEvent"] | components["schemas"]["ConsultTaskEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["TransferOutEvent"] | components["schemas"]["VisitEvent"] | components["schemas"]["SameDayDeliveryEvent"] | components["schemas"]["AutoRefillEvent"];
         /**
          * WebhookDeliveryId
          * @description The unique id of an event's delivery, sent as the `webhook-id` header and the same on
@@ -8643,41 +8678,6 @@ export interface components {
         JsonWebKeySet: {
             keys: components["schemas"]["JsonWebKey"][];
         };
-        /**
-         * AutoRefillEvent
-         * @description `AUTO_REFILL`: the service submitted a refill of an auto-refill subscription (`success`;
-         *     `request_id` is the new fill request, whose `ORDER` and `SHIPMENT` events follow), or
-         *     the subscription ended because the prescription can no longer be refilled (`error`;
-         *     `message` says why). Like every event it carries tokens and ids only.
-         */
-        AutoRefillEvent: {
-            test?: components["schemas"]["WebhookTestFlag"];
-            /** @description The fill request submitted (on `success` only). */
-            request_id?: components["schemas"]["Token"];
-            /** @constant */
-            callback_type: "AUTO_REFILL";
-            /** @enum {string} */
-            status: "success" | "error";
-            details: {
-                /** Format: int64 */
-                auto_refill_id: number;
-                prescription_token: components["schemas"]["Token"];
-                patient_token: components["schemas"]["Token"];
-                /**
-                 * Format: int32
-                 * @description Which refill of the subscription this was (1 for the first).
-                 */
-                cycle: number;
-                /**
-                 * Format: date-time
-                 * @description When the next refill is due; null when the subscription ended.
-                 */
-                auto_refill_date: string | null;
-                message: components["schemas"]["WebhookMessage"];
-                metadata: components["schemas"]["WebhookMetadata"];
-            };
-            timestamp: components["schemas"]["WebhookEpochSeconds"];
-        } & WithRequired<components["schemas"]["WebhookEnvelope"], "callback_type" | "status" | "details" | "timestamp">;
     };
     responses: {
         /** @description Bad Request. The request is malformed, fails validation or misses a field. */
