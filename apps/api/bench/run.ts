@@ -329,4 +329,6 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// `pnpm bench -- --all`: every operation of the route table instead, one row each (bench/operations.ts).
+if (process.argv.includes('--all')) await import('./operations.js');
+else await main();
