@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { openDatabase } from '../src/db/database.js';
 import { randomToken } from '../src/tokens.js';
+import { BENCH_SHIPPING } from './bench-service.js';
 
 export interface Fixtures {
   api: string;
@@ -161,15 +162,7 @@ export async function makeFixtures(options: {
   const [rx, rxAuto, rxSdd] = await prescriptions(3);
   const erx = need('sandbox e-prescription', await call('POST', '/v1/sandbox/electronic_prescriptions', { patient_token: patient, medication_name: 'Lisinopril 10 mg tablet', refills: 3 }));
 
-  const address = {
-    address_to_name: 'Bench Patient',
-    address_to_street1: '1 Market St',
-    address_to_city: 'San Francisco',
-    address_to_state: 'CA',
-    address_to_zip: '94107',
-    address_to_phone: '4155550100',
-    address_to_email: 'bench@example.com',
-  };
+  const address = BENCH_SHIPPING;
   const fill = need('fill request', await call('POST', '/v1/fill_request', { patient_token: patient, patient_payment_type: 'cash', medications: [{ prescription_token: rx }], ...address, patient_survey: {} }));
   const fillToken = (fill.url_token ?? fill.request_id ?? fill.token) as string;
   const fillRead = need('fill request read', await call('GET', `/v1/fill_request/${fillToken}`));

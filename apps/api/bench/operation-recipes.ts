@@ -5,6 +5,7 @@
  * here still gets a row, marked "no request".
  */
 import { randomUUID } from 'node:crypto';
+import { BENCH_SHIPPING } from './bench-service.js';
 import type { Fixtures } from './operation-fixtures.js';
 import { buildRequest, type BuiltRequest, type SpecOperation } from './spec-requests.js';
 
@@ -62,13 +63,7 @@ export function recipesFor(f: Fixtures, spec: Map<string, SpecOperation>, poolSi
       await f.call('POST', `/v1/auto-refill/${token}`, {
         patient_payment_type: 'cash',
         interval_days: 30,
-        address_to_name: 'Bench Patient',
-        address_to_street1: '1 Market St',
-        address_to_city: 'San Francisco',
-        address_to_state: 'CA',
-        address_to_zip: '94107',
-        address_to_phone: '4155550100',
-        address_to_email: 'bench@example.com',
+        ...BENCH_SHIPPING,
       });
     }
     return tokens;
@@ -77,13 +72,7 @@ export function recipesFor(f: Fixtures, spec: Map<string, SpecOperation>, poolSi
     patient_token: f.patient,
     patient_payment_type: 'cash',
     medications: [{ prescription_token: rx }],
-    address_to_name: 'Bench Patient',
-    address_to_street1: '1 Market St',
-    address_to_city: 'San Francisco',
-    address_to_state: 'CA',
-    address_to_zip: '94107',
-    address_to_phone: '4155550100',
-    address_to_email: 'bench@example.com',
+    ...BENCH_SHIPPING,
     patient_survey: {},
   });
   const address = { name: 'Bench Patient', street1: '1 Market St', city: 'San Francisco', state: 'CA', zip: '94107' };
@@ -141,7 +130,7 @@ export function recipesFor(f: Fixtures, spec: Map<string, SpecOperation>, poolSi
     createAutoRefill: pooled(
       'createAutoRefill',
       () => f.prescriptions(poolSize),
-      (prescription_token) => ({ byName: { prescription_token }, body: { patient_payment_type: 'cash', interval_days: 30, shipping_method: 'usps_priority', address_to_name: 'Bench Patient', address_to_street1: '1 Market St', address_to_city: 'San Francisco', address_to_state: 'CA', address_to_zip: '94107', address_to_phone: '4155550100', address_to_email: 'bench@example.com' } }),
+      (prescription_token) => ({ byName: { prescription_token }, body: { patient_payment_type: 'cash', interval_days: 30, shipping_method: 'usps_priority', ...BENCH_SHIPPING } }),
       'a prescription subscribes once',
     ),
     skipAutoRefill: pooled('skipAutoRefill', () => subscribed(poolSize), (prescription_token) => ({ byName: { prescription_token } }), 'skips the next refill of a subscription'),

@@ -11,7 +11,6 @@
  * does not know how to call yet still gets a row, marked "no request". Exits non-zero if the
  * bench crashes or an operation expected to succeed answered only errors (a broken fixture).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,6 +19,7 @@ import autocannon from 'autocannon';
 import { routes } from '../src/generated/routes.js';
 import { makeFixtures, type Fixtures } from './operation-fixtures.js';
 import { recipesFor, type Recipe } from './operation-recipes.js';
+import { benchServiceEnv } from './bench-service.js';
 import { freePort, serviceCommand, startProcess, type Started } from './processes.js';
 import { buildRequest, loadSpecOperations } from './spec-requests.js';
 
@@ -53,16 +53,9 @@ async function main(): Promise<void> {
   const started: Started[] = [];
   let failedOperations: string[] = [];
   try {
-    // As `pnpm bench`: no rate limits, the sandbox's simulated pharmacy and lab held still.
+    // As `pnpm bench`, with this pharmacy as the spec's direct-transfer example names it (`transfer_to`).
     const env = {
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_ENABLED: 'false',
-      SANDBOX_STEP_DELAY_MS: '86400000',
-      TOKEN_SIGNING_KEY: process.env.TOKEN_SIGNING_KEY ?? randomBytes(32).toString('base64'),
-      MEDIA_DIR: join(dataDir, 'media'),
-      MEDIA_SIGNING_KEY: process.env.MEDIA_SIGNING_KEY ?? randomBytes(32).toString('base64'),
-      // This pharmacy as the spec's direct-transfer example names it (`transfer_to`).
+      ...benchServiceEnv(dataDir, databaseUrl),
       PHARMACY_NAME: 'Platform Pharmacy',
       PHARMACY_ID_NUMBER: '0598765',
       PHARMACY_PHARMACIST: 'Morgan Reyes',

@@ -17,6 +17,7 @@ import type { CareTeam } from '../src/care-team/care-team.js';
 import { npiCheckDigit } from '../src/care-team/care-team-rules.js';
 import { openDatabase } from '../src/db/database.js';
 import { randomToken } from '../src/tokens.js';
+import { BENCH_SHIPPING, benchServiceEnv } from './bench-service.js';
 import { freePort, serviceCommand, startProcess, type Started } from './processes.js';
 
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -114,20 +115,7 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? join(dataDir, 'bench.db');
   const started: Started[] = [];
   try {
-    // The bench is one client sending as fast as it can: rate limits would refuse most of it.
-    // Nor does the sandbox's simulated pharmacy and lab run during it: the rows measure
-    // answering requests, not the background work of the thousands of records they make.
-    // One token signing key for every process (PostgreSQL needs it set; see the README's TOKEN_SIGNING_KEY).
-    const env = {
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_ENABLED: 'false',
-      SANDBOX_STEP_DELAY_MS: '86400000',
-      TOKEN_SIGNING_KEY: process.env.TOKEN_SIGNING_KEY ?? randomBytes(32).toString('base64'),
-      // Media files in the bench's folder, one signing key for every process (PostgreSQL needs it set).
-      MEDIA_DIR: join(dataDir, 'media'),
-      MEDIA_SIGNING_KEY: process.env.MEDIA_SIGNING_KEY ?? randomBytes(32).toString('base64'),
-    };
+    const env = benchServiceEnv(dataDir, databaseUrl);
     const { team, questionnaire } = benchCareTeam();
     const careTeamFile = join(dataDir, 'care-team.json');
     writeFileSync(careTeamFile, JSON.stringify(team));
@@ -185,13 +173,7 @@ async function main(): Promise<void> {
         patient_token,
         patient_payment_type: 'cash',
         medications: [{ prescription_token: prescriptionTokens[i % prescriptionTokens.length] }],
-        address_to_name: 'Bench Patient',
-        address_to_street1: '1 Market St',
-        address_to_city: 'San Francisco',
-        address_to_state: 'CA',
-        address_to_zip: '94107',
-        address_to_phone: '4155550100',
-        address_to_email: 'bench@example.com',
+        ...BENCH_SHIPPING,
         patient_survey: {},
       });
     let fills = 0;

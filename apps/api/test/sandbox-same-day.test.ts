@@ -6,34 +6,12 @@
 import { verifyWebhook } from '@pharmacy/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCustomer } from '../src/customers/customer-service.js';
-import type { PharmacyLocation, PharmacyLocationDirectory } from '../src/pharmacy-locations/pharmacy-location.js';
 import { eventProblems } from './support/event-schemas.js';
 import { createPatient, insertPrescription } from './support/fixtures.js';
+import { PICKUP, usePickupDirectory } from './support/same-day-pickup.js';
 import { startSandboxWithReceiver, type SandboxWithReceiver } from './support/sandbox-receiver.js';
 import type { TestApp } from './support/test-app.js';
 import { expectedSignature, type Receiver } from './support/webhook-receiver.js';
-
-const PICKUP: PharmacyLocation = {
-  id: '6f1c2a3e-8b4d-4c9a-9e2f-7a1b2c3d4e5f',
-  pharmacy: 'Example Pharmacy - SoMa',
-  npi: '1588667638',
-  ncpdpid: '0512345',
-  address_to_street1: '2 Mission St',
-  address_to_street2: null,
-  address_to_city: 'San Francisco',
-  address_to_state: 'CA',
-  address_to_zip: '94105',
-  address_to_country: 'US',
-  address_to_phone: null,
-  address_to_fax: null,
-  latitude: 37.7925,
-  longitude: -122.3969,
-  same_day: true,
-};
-const directory: PharmacyLocationDirectory = {
-  findById: async (id) => (id === PICKUP.id ? PICKUP : undefined),
-  findByNcpdpid: async (ncpdpid) => (ncpdpid === PICKUP.ncpdpid ? PICKUP : undefined),
-};
 
 let t: TestApp;
 let acme: NewCustomer;
@@ -44,8 +22,7 @@ let sandbox: SandboxWithReceiver | undefined;
 beforeAll(async () => {
   sandbox = await startSandboxWithReceiver();
   ({ t, acme, receiver, secret } = sandbox);
-  // The reference data's directory is another area's; this story names its own location.
-  (t.app.services.sameDayDeliveries as unknown as { locations: PharmacyLocationDirectory }).locations = directory;
+  usePickupDirectory(t);
 });
 afterAll(async () => sandbox?.close());
 

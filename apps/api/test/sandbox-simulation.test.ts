@@ -5,45 +5,22 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '../src/clock.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
-import type { PharmacyLocation, PharmacyLocationDirectory } from '../src/pharmacy-locations/pharmacy-location.js';
 import { consultBody, SAMPLE } from './support/consults.js';
 import { createOrder, shippingAddress, TESTS } from './support/diagnostic-orders.js';
 import { eventsOf, waitFor, type StoredEvent } from './support/event-schemas.js';
 import { cashBody, fillRequestSteps } from './support/fill-request-steps.js';
 import { address, createPatient, insertPrescription } from './support/fixtures.js';
 import { directTransferBody, transferBody } from './support/lifecycle-fixtures.js';
+import { PICKUP, usePickupDirectory } from './support/same-day-pickup.js';
 import { sandboxSteps, startSimulatedSandbox, summary } from './support/sandbox-steps.js';
 import type { TestApp } from './support/test-app.js';
 
 let t: TestApp;
 let acme: NewCustomer;
 
-/** The pickup location the same-day stories name (the reference data's directory is another area's). */
-const PICKUP = {
-  id: '6f1c2a3e-8b4d-4c9a-9e2f-7a1b2c3d4e5f',
-  pharmacy: 'Example Pharmacy - SoMa',
-  npi: '1588667638',
-  ncpdpid: '0512345',
-  address_to_street1: '2 Mission St',
-  address_to_street2: null,
-  address_to_city: 'San Francisco',
-  address_to_state: 'CA',
-  address_to_zip: '94105',
-  address_to_country: 'US',
-  address_to_phone: null,
-  address_to_fax: null,
-  latitude: 37.7925,
-  longitude: -122.3969,
-  same_day: true,
-} satisfies PharmacyLocation;
-
 beforeAll(async () => {
   ({ t, acme } = await startSimulatedSandbox());
-  const directory: PharmacyLocationDirectory = {
-    findById: async (id) => (id === PICKUP.id ? PICKUP : undefined),
-    findByNcpdpid: async (ncpdpid) => (ncpdpid === PICKUP.ncpdpid ? PICKUP : undefined),
-  };
-  (t.app.services.sameDayDeliveries as unknown as { locations: PharmacyLocationDirectory }).locations = directory;
+  usePickupDirectory(t);
 });
 afterAll(async () => t?.close());
 

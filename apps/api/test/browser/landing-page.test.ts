@@ -2,13 +2,9 @@ import { parse } from 'yaml';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, watchedPage } from '../support/browser.js';
+import type { Rendered } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
-/** What the tests read of a rendered element (the tests compile without the DOM's types). */
-interface Rendered {
-  innerText: string;
-  click(): void;
-}
 
 let t: TestApp;
 let browser: Browser;

@@ -59,3 +59,9 @@ export async function watchedPage(browser: Browser, allowedOrigin: string): Prom
   });
   return { page, problems };
 }
+
+/** What the tests read of a rendered element (the tests compile without the DOM's types). */
+export interface Rendered {
+  innerText: string;
+  click(): void;
+}
