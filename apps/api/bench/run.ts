@@ -274,7 +274,7 @@ async function main(): Promise<void> {
 
     const failed = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
     if (failed.length) console.warn(`\nWARNING: ${failed.map((r) => `${r.target} ${r.operation}`).join('; ')} answered errors: those rows measure failures`);
-    console.log(`\n${duration}s per run, ${connections} connections, database ${databaseUrl.startsWith('postgres') ? 'postgres' : 'embedded (libsql, WAL, synchronous=FULL)'}\n`);
+    console.log(`\n${duration}s per run, ${connections} connections, database ${databaseUrl.startsWith('postgres') ? 'postgres' : 'embedded (SQLite, WAL, synchronous=FULL)'}\n`);
     console.table(rows.map((r) => ({ ...r, p50: `${r.p50} ms`, p99: `${r.p99} ms` })));
     const bareGet = rows[0]!.requestsPerSecond;
     const serviceGet = rows[1]!.requestsPerSecond;

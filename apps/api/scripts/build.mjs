@@ -76,7 +76,7 @@ function upToDate() {
 /**
  * npm packages bundled in too: pure ES modules loaded as hundreds of files (Kysely alone is
  * some 300), whose module records cost the process ~12 MB and its start ~100 ms. The rest
- * (CommonJS, or native like libsql) stay imports.
+ * (CommonJS, or native like the SQLite driver) stay imports.
  */
 const inlined = ['kysely', 'jose', 'lru-cache'];
 

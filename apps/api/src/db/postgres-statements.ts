@@ -1,0 +1,57 @@
+import type PgModule from 'pg';
+
+/** At most this many SQL texts get a name; others stay unnamed (a query builder can make many texts, e.g. `in` lists of every length). */
+const MAX_NAMED = 2000;
+
+/** PostgreSQL's answer when a kept plan's columns changed under it (a migration added or dropped one: `select *`). */
+const STALE_PLAN = '0A000';
+
+/**
+ * Named statements for Kysely's queries on PostgreSQL. Kysely sends every query unnamed,
+ * which the server parses and plans each time; a named statement is parsed once per
+ * connection, then only bound and executed. Names are kept per SQL text (Kysely's SQL is
+ * parameterized), for every connection of the pool.
+ *
+ * A migration that changes a table's columns leaves plans of `select *` stale: PostgreSQL
+ * refuses them (`0A000`). Every name is then replaced (a new generation), so each
+ * connection prepares afresh; the query that met the stale plan is sent again unnamed when
+ * it ran outside a transaction, and fails otherwise (its transaction is already aborted).
+ */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+  private generation = 0;
+
+  nameOf(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < MAX_NAMED) {
+      name = `k${this.generation}_${this.names.size}`;
+      this.names.set(text, name);
+    }
+    return name;
+  }
+
+  /** Forgets every name, so the next use of each text prepares it again under a new one. */
+  renew(): void {
+    this.names.clear();
+    this.generation++;
+  }
+
+  /** Sends `client`'s plain `query(text, values)` calls (Kysely's) as named statements. */
+  install(client: PgModule.PoolClient): void {
+    const plain = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    const names = this;
+    (client as { query: unknown }).query = function query(...args: unknown[]): unknown {
+      const [text, values] = args;
+      if (typeof text !== 'string' || args.length !== 2 || !Array.isArray(values)) return plain(...args);
+      const name = names.nameOf(text);
+      if (name === undefined) return plain(text, values);
+      return plain({ name, text, values }).catch((error: { code?: string }) => {
+        if (error?.code !== STALE_PLAN) throw error;
+        names.renew();
+        // Outside a transaction nothing was changed, so the query is sent again, unnamed.
+        if ((client as unknown as { _txStatus?: string })._txStatus === 'I') return plain(text, values);
+        throw error;
+      });
+    };
+  }
+}
