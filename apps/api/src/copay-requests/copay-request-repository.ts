@@ -1,6 +1,8 @@
+import type { Compilable } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { insertRows } from '../db/transactor.js';
 import type { CopayRequestsTable } from './copay-request-tables.js';
 
 export type CopayRequestRow = CopayRequestsTable;
@@ -10,6 +12,11 @@ export class CopayRequestRepository {
 
   async insertMany(rows: CopayRequestRow[], trx: Db): Promise<void> {
     if (rows.length) await trx.insertInto('copay_requests').values(rows).execute();
+  }
+
+  /** The insert of these rows (none when there are none), for `executeInserts`. */
+  inserts(rows: CopayRequestRow[], trx: Db): Compilable[] {
+    return rows.length ? [insertRows(trx, 'copay_requests', rows)] : [];
   }
 
   async find(owner: Owner, token: string): Promise<CopayRequestRow | undefined> {

@@ -1,6 +1,8 @@
+import type { Compilable } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { ownerColumns } from '../db/ownership.js';
+import { executeInserts } from '../db/transactor.js';
 import { notFound } from '../errors.js';
 import { randomToken } from '../tokens.js';
 import type { CopayRequestRepository, CopayRequestRow } from './copay-request-repository.js';
@@ -38,6 +40,16 @@ export class CopayRequestService {
     request: { fillRequestToken: string; patientToken: string; insuranceToken: string; createdAt: string },
     fills: readonly CopayFill[],
   ): Promise<void> {
+    await executeInserts(trx, this.opening(trx, owner, request, fills));
+  }
+
+  /** `open` as the caller runs it: the insert of the copay requests (for `executeInserts`, in its unit of work). */
+  opening(
+    trx: Db,
+    owner: Owner,
+    request: { fillRequestToken: string; patientToken: string; insuranceToken: string; createdAt: string },
+    fills: readonly CopayFill[],
+  ): Compilable[] {
     const rows: CopayRequestRow[] = fills.map((f) => ({
       token: randomToken(),
       ...ownerColumns(owner),
@@ -54,6 +66,6 @@ export class CopayRequestService {
       created_at: request.createdAt,
       completed_at: null,
     }));
-    await this.copayRequests.insertMany(rows, trx);
+    return this.copayRequests.inserts(rows, trx);
   }
 }

@@ -1,5 +1,18 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
+
+/** The statements of a batch, compiled once. */
+const BEGIN = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+const savepoints: { open: CompiledQuery; release: CompiledQuery; rollback: CompiledQuery }[] = [];
+function savepoint(i: number) {
+  return (savepoints[i] ??= {
+    open: CompiledQuery.raw(`savepoint unit_${i}`),
+    release: CompiledQuery.raw(`release unit_${i}`),
+    rollback: CompiledQuery.raw(`rollback to unit_${i}`),
+  });
+}
 
 interface Pending {
   work: (trx: Db) => Promise<unknown>;
@@ -47,22 +60,33 @@ export class GroupCommitTransactor {
     const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
       await this.db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
+        await conn.executeQuery(BEGIN);
         try {
-          for (const [i, item] of batch.entries()) {
-            await sql.raw(`savepoint unit_${i}`).execute(conn);
+          if (batch.length === 1) {
+            // A unit alone needs no savepoint: when it fails, the whole transaction is rolled back.
             try {
-              outcomes.push({ ok: true, value: await item.work(conn) });
-              await sql.raw(`release unit_${i}`).execute(conn);
+              outcomes.push({ ok: true, value: await batch[0]!.work(conn) });
             } catch (error) {
               outcomes.push({ ok: false, value: error });
-              await sql.raw(`rollback to unit_${i}`).execute(conn);
-              await sql.raw(`release unit_${i}`).execute(conn);
+              await conn.executeQuery(ROLLBACK);
+              return;
+            }
+          } else {
+            for (const [i, item] of batch.entries()) {
+              await conn.executeQuery(savepoint(i).open);
+              try {
+                outcomes.push({ ok: true, value: await item.work(conn) });
+                await conn.executeQuery(savepoint(i).release);
+              } catch (error) {
+                outcomes.push({ ok: false, value: error });
+                await conn.executeQuery(savepoint(i).rollback);
+                await conn.executeQuery(savepoint(i).release);
+              }
             }
           }
-          await sql`commit`.execute(conn);
+          await conn.executeQuery(COMMIT);
         } catch (error) {
-          await sql`rollback`.execute(conn).catch(() => undefined);
+          await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw error;
         }
       });

@@ -1,6 +1,6 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
-import type { Transactor } from '../db/transactor.js';
+import { runInserts, type Transactor } from '../db/transactor.js';
 import { recordEvent, type NewEvent, type RecordedEvent } from './event-outbox.js';
 import type { SandboxSimulation } from './sandbox-simulation.js';
 
@@ -65,6 +65,24 @@ export class UnitsOfWork {
     if (answering) return this.runHeldForAnswer(answering, requestId, work);
     let recorded: readonly RecordedEvent[] = [];
     const result = await this.transactor.run((trx) => {
+      const uow = this.open(trx, requestId);
+      recorded = uow.events;
+      return work(uow);
+    });
+    if (recorded.length) this.hooks.committed?.(recorded);
+    return result;
+  }
+
+  /**
+   * `run` for a unit of work whose writes are all inserts whose results it does not read,
+   * and which reads nothing through `uow.trx` (Transactor.runInserts): on PostgreSQL they
+   * are one statement, committed alone. A request whose answer is held for its unit of work
+   * (`answerInUnit`) runs it as `run` does.
+   */
+  async runInserts<T>(requestId: string, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+    if (this.answering.has(requestId) || !this.transactor.runInserts) return this.run(requestId, work);
+    let recorded: readonly RecordedEvent[] = [];
+    const result = await runInserts(this.transactor, (trx) => {
       const uow = this.open(trx, requestId);
       recorded = uow.events;
       return work(uow);

@@ -1,5 +1,7 @@
+import type { Compilable } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
+import { executeInserts, insertRows } from '../db/transactor.js';
 import { whereOwned } from '../db/ownership.js';
 import type { FillRequestMedicationsTable, FillRequestsTable } from './fill-request-tables.js';
 
@@ -23,12 +25,22 @@ export class FillRequestRepository {
   constructor(private readonly db: Db) {}
 
   async insert(row: FillRequestRow, medications: FillRequestMedicationRow[], trx: Db): Promise<void> {
-    await trx.insertInto('fill_requests').values(row).execute();
-    if (medications.length) await trx.insertInto('fill_request_medications').values(medications).execute();
+    await executeInserts(trx, this.inserts(row, medications, trx));
   }
 
-  /** Turns a held (`scheduled`) request into the submitted one with its fills; false when it is no longer held. */
-  async submitHeld(row: FillRequestRow, medications: FillRequestMedicationRow[], trx: Db): Promise<boolean> {
+  /** The inserts of a request (when `row` is given) and its fills, for `executeInserts`. */
+  inserts(row: FillRequestRow | undefined, medications: FillRequestMedicationRow[], trx: Db): Compilable[] {
+    const inserts: Compilable[] = [];
+    if (row) inserts.push(insertRows(trx, 'fill_requests', [row]));
+    if (medications.length) inserts.push(insertRows(trx, 'fill_request_medications', medications));
+    return inserts;
+  }
+
+  /**
+   * Turns a held (`scheduled`) request into the submitted one; false when it is no longer
+   * held. Its fills are the caller's to insert (`inserts`).
+   */
+  async submitHeld(row: FillRequestRow, trx: Db): Promise<boolean> {
     const { token, status, payload, patient_payment_type, metadata, shipping_method, replacement_order, check_in, updated_at } = row;
     const result = await trx
       .updateTable('fill_requests')
@@ -36,9 +48,7 @@ export class FillRequestRepository {
       .where('token', '=', token)
       .where('status', '=', 'scheduled')
       .executeTakeFirst();
-    if (!updatedOneRow(result)) return false;
-    if (medications.length) await trx.insertInto('fill_request_medications').values(medications).execute();
-    return true;
+    return updatedOneRow(result);
   }
 
   /**

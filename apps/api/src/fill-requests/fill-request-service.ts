@@ -2,6 +2,7 @@ import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import type { CopayRequestService } from '../copay-requests/copay-request-service.js';
 import { ownerColumns, visibleTo } from '../db/ownership.js';
+import { executeInserts } from '../db/transactor.js';
 import { forbidden, invalidField, LifecycleError, notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
 import type { UnitOfWork, UnitsOfWork } from '../events/unit-of-work.js';
 import type { InsuranceService } from '../insurances/insurance-service.js';
@@ -100,11 +101,13 @@ export class FillRequestService {
     acceptedSimulation(owner, input.simulation);
     const now = clockNow();
     const checked = await this.check(owner, input, now);
-    return this.units.run(requestId, async (uow) => {
-      if (!checked.heldUntil) return { row: await this.submit(uow, owner, input, checked, now) };
+    const heldUntil = checked.heldUntil;
+    if (!heldUntil) return this.units.run(requestId, async (uow) => ({ row: await this.submit(uow, owner, input, checked, now) }));
+    // Holding writes two rows and reads nothing: on PostgreSQL one statement, without begin/commit.
+    return this.units.runInserts(requestId, async (uow) => {
       const row = this.newRow(owner, input, checked.patientToken, 'scheduled', now.toISOString());
       await this.fillRequests.insert(row, [], uow.trx);
-      const scheduled = await this.scheduledActions.schedule(uow, owner, { action_type: 'FILL_REQUEST', submit_on: checked.heldUntil.toISOString(), fill_request_token: row.token });
+      const scheduled = await this.scheduledActions.schedule(uow, owner, { action_type: 'FILL_REQUEST', submit_on: heldUntil.toISOString(), fill_request_token: row.token });
       return { row, scheduled: { id: scheduled.id, submit_on: scheduled.submit_on, original_fill_request_token: row.token } };
     });
   }
@@ -116,16 +119,22 @@ export class FillRequestService {
    * prescriptions, when one is still ahead.
    */
   async check(owner: Owner, input: FillRequestCreate, now: Date): Promise<CheckedFillRequest> {
-    const patient = await this.patients.get(owner, input.patient_token);
     const medications = input.medications ?? [];
     const plans = input.insurances ?? [];
     const namedInsurances = plans.flatMap((p) => (p.insurance_token ? [p.insurance_token] : []));
 
-    const [checked, ownInsurances, replacementExists] = await Promise.all([
-      this.prescriptions.checkFillable(owner, patient.token, medications.map((m) => m.prescription_token), now, (i) => `medications.${i}.prescription_token`),
-      this.insurances.tokensOfPatient(patient.token, namedInsurances),
+    // The patient is read by its token, so the other records are read beside it (the patient
+    // found has the token asked for); its refusals still come first.
+    const patientToken = input.patient_token;
+    const reading = this.patients.get(owner, patientToken);
+    const others = Promise.all([
+      this.prescriptions.checkFillable(owner, patientToken, medications.map((m) => m.prescription_token), now, (i) => `medications.${i}.prescription_token`),
+      this.insurances.tokensOfPatient(patientToken, namedInsurances),
       input.replacement_order === undefined ? true : this.fillRequests.existsFor(owner, input.replacement_order),
     ]);
+    others.catch(() => undefined); // a refused patient is the answer; the other reads are dropped
+    const patient = await reading;
+    const [checked, ownInsurances, replacementExists] = await others;
 
     const { byToken } = checked;
     const errors: ValidationErrorItem[] = [...checked.errors];
@@ -146,16 +155,17 @@ export class FillRequestService {
   }
 
   /**
-   * Submits a checked fill request in the caller's unit of work: stores the insurance
-   * records its card fields describe, fills each prescription (refused when a concurrent
-   * fill took its last refill), stores the request (or turns the held one, `held`, into a
-   * submitted one under its own token), opens its copay requests and starts its lifecycle.
+   * Submits a checked fill request in the caller's unit of work: fills each prescription
+   * (refused when a concurrent fill took its last refill), turns the held request (`held`),
+   * if any, into a submitted one under its own token, then stores the insurance records its
+   * card fields describe, the request, its fills and its copay requests (on PostgreSQL one
+   * statement), and starts its lifecycle.
    */
   async submit(uow: UnitOfWork, owner: Owner, input: FillRequestCreate, checked: CheckedFillRequest, now: Date, held?: FillRequestRow): Promise<FillRequestRow> {
     const createdAt = now.toISOString();
     const plans = input.insurances ?? [];
     // Card fields without a token become an insurance record of the patient; the request names every plan by token.
-    const planTokens = await this.insurances.record(uow.trx, owner, checked.patientToken, plans, createdAt);
+    const { tokens: planTokens, inserts: insuranceInserts } = this.insurances.recording(uow.trx, owner, checked.patientToken, plans, createdAt);
     const submitted: FillRequestCreate = { ...input, ...(input.insurances ? { insurances: planTokens.map((t) => ({ insurance_token: t })) } : {}) };
     const status = input.check_in ? 'triage' : 'pending';
     const row = held ? { ...this.newRow(owner, submitted, checked.patientToken, status, held.created_at), token: held.token, updated_at: createdAt } : this.newRow(owner, submitted, checked.patientToken, status, createdAt);
@@ -166,16 +176,14 @@ export class FillRequestService {
       const { fill_number, quantity, days_supply, refills_remaining, quantity_remaining } = outcome.filled;
       fills.push({ fill_request_token: row.token, position: i, prescription_token: m.prescription_token, fill_number, quantity, days_supply, refills_remaining, quantity_remaining });
     }
-    if (held) {
-      if (!(await this.fillRequests.submitHeld(row, fills, uow.trx))) throw new LifecycleError('NOT_PENDING', `fill request ${row.token} is no longer held`);
-    } else {
-      await this.fillRequests.insert(row, fills, uow.trx);
-    }
-    await uow.started(owner, 'fill_request', row.token, input.simulation);
+    if (held && !(await this.fillRequests.submitHeld(row, uow.trx))) throw new LifecycleError('NOT_PENDING', `fill request ${row.token} is no longer held`);
     const primaryPlan = input.patient_payment_type === 'insurance' ? planTokens[0] : undefined;
-    if (primaryPlan) {
-      await this.copayRequests.open(uow.trx, owner, { fillRequestToken: row.token, patientToken: checked.patientToken, insuranceToken: primaryPlan, createdAt }, fills);
-    }
+    await executeInserts(uow.trx, [
+      ...insuranceInserts,
+      ...this.fillRequests.inserts(held ? undefined : row, fills, uow.trx),
+      ...(primaryPlan ? this.copayRequests.opening(uow.trx, owner, { fillRequestToken: row.token, patientToken: checked.patientToken, insuranceToken: primaryPlan, createdAt }, fills) : []),
+    ]);
+    await uow.started(owner, 'fill_request', row.token, input.simulation);
     for (const hook of this.accepted) await hook(uow, owner, row, submitted);
     return row;
   }

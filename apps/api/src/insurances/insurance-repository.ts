@@ -1,6 +1,8 @@
+import type { Compilable } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { insertRows } from '../db/transactor.js';
 import type { InsurancesTable } from './insurance-tables.js';
 
 export type InsuranceRow = InsurancesTable;
@@ -10,6 +12,11 @@ export class InsuranceRepository {
 
   async insertMany(rows: InsuranceRow[], trx: Db): Promise<void> {
     if (rows.length) await trx.insertInto('insurances').values(rows).execute();
+  }
+
+  /** The insert of these rows (none when there are none), for `executeInserts`. */
+  inserts(rows: InsuranceRow[], trx: Db): Compilable[] {
+    return rows.length ? [insertRows(trx, 'insurances', rows)] : [];
   }
 
   /** The caller's insurance record with this token, if any. */

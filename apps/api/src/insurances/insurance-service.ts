@@ -1,7 +1,9 @@
 import type { components } from '@pharmacy/contract';
+import type { Compilable } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { ownerColumns } from '../db/ownership.js';
+import { executeInserts } from '../db/transactor.js';
 import { notFound } from '../errors.js';
 import { randomToken } from '../tokens.js';
 import type { InsuranceRepository, InsuranceRow } from './insurance-repository.js';
@@ -32,6 +34,16 @@ export class InsuranceService {
    * unit of work; answers every plan's token, in order (a plan named by token keeps it).
    */
   async record(trx: Db, owner: Owner, patientToken: string, plans: readonly InsurancePlan[], createdAt: string): Promise<string[]> {
+    const { tokens, inserts } = this.recording(trx, owner, patientToken, plans, createdAt);
+    await executeInserts(trx, inserts);
+    return tokens;
+  }
+
+  /**
+   * `record` as the caller runs it: every plan's token, in order, and the inserts of the new
+   * records (for `executeInserts`, in the caller's unit of work).
+   */
+  recording(trx: Db, owner: Owner, patientToken: string, plans: readonly InsurancePlan[], createdAt: string): { tokens: string[]; inserts: Compilable[] } {
     const created: InsuranceRow[] = [];
     const tokens = plans.map((p) => {
       if (p.insurance_token) return p.insurance_token;
@@ -50,7 +62,6 @@ export class InsuranceService {
       created.push(row);
       return row.token;
     });
-    await this.insurances.insertMany(created, trx);
-    return tokens;
+    return { tokens, inserts: this.insurances.inserts(created, trx) };
   }
 }

@@ -1,4 +1,5 @@
 import { updatedOneRow, type Db } from '../db/database.js';
+import { reuseCompiled } from '../db/transactor.js';
 import type { Fill } from './fillable.js';
 import type { PrescriptionsTable } from './prescription-tables.js';
 
@@ -19,7 +20,8 @@ export class PrescriptionRepository {
   /** Prescriptions by token, in one query, in any customer's records (ownership is the caller's concern). */
   async findMany(tokens: readonly string[], trx: Db = this.db): Promise<PrescriptionRow[]> {
     if (!tokens.length) return [];
-    return trx.selectFrom('prescriptions').selectAll().where('token', 'in', tokens).execute();
+    const query = reuseCompiled(trx, `prescriptions.findMany:${tokens.length}`, tokens, () => trx.selectFrom('prescriptions').selectAll().where('token', 'in', tokens));
+    return (await trx.executeQuery<PrescriptionRow>(query)).rows;
   }
 
   /** A patient's prescriptions, newest first. */
@@ -39,7 +41,15 @@ export class PrescriptionRepository {
    * nothing and answers false.
    */
   async applyFill(seen: PrescriptionRow, fill: Fill, trx: Db): Promise<boolean> {
-    const result = await trx
+    const parameters = [fill.refills_remaining, fill.quantity_remaining, fill.date_filled_utc, fill.last_filled_date, seen.token, 'active', seen.quantity_remaining, seen.refills_remaining];
+    if (seen.date_filled_utc !== null) parameters.push(seen.date_filled_utc);
+    const query = reuseCompiled(trx, `prescriptions.applyFill:${seen.date_filled_utc === null}`, parameters, () => this.applyFillQuery(seen, fill, trx));
+    const result = await trx.executeQuery(query);
+    return updatedOneRow({ numUpdatedRows: result.numAffectedRows ?? 0n });
+  }
+
+  private applyFillQuery(seen: PrescriptionRow, fill: Fill, trx: Db) {
+    return trx
       .updateTable('prescriptions')
       .set({
         refills_remaining: fill.refills_remaining,
@@ -53,8 +63,6 @@ export class PrescriptionRepository {
       .where('refills_remaining', '=', seen.refills_remaining)
       .where((eb) =>
         seen.date_filled_utc === null ? eb('date_filled_utc', 'is', null) : eb('date_filled_utc', '=', seen.date_filled_utc),
-      )
-      .executeTakeFirst();
-    return updatedOneRow(result);
+      );
   }
 }
