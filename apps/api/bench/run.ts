@@ -15,9 +15,7 @@ import autocannon from 'autocannon';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { CareTeam } from '../src/care-team/care-team.js';
 import { npiCheckDigit } from '../src/care-team/care-team-rules.js';
-import { openDatabase } from '../src/db/database.js';
-import { randomToken } from '../src/tokens.js';
-import { BENCH_SHIPPING, benchServiceEnv } from './bench-service.js';
+import { BENCH_SHIPPING, benchServiceEnv, seedPrescriptions } from './bench-service.js';
 import { freePort, serviceCommand, startProcess, type Started } from './processes.js';
 
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,39 +50,6 @@ async function measure(target: string, operation: string, options: autocannon.Op
 
 function patientBody(n: number): string {
   return JSON.stringify({ first_name: `Bench${n}`, last_name: 'Patient', dob: '19800131', gender: 'female', zip: '94107' });
-}
-
-/**
- * Prescriptions with fills to spare, stored as the pharmacy would on receiving them (the API
- * has no operation that creates prescriptions), one per connection to spread the writes.
- */
-async function seedPrescriptions(databaseUrl: string, customerId: string, patientToken: string, count: number): Promise<string[]> {
-  const database = openDatabase(databaseUrl);
-  const tokens = Array.from({ length: count }, () => randomToken());
-  const now = new Date().toISOString();
-  await database.db
-    .insertInto('prescriptions')
-    .values(
-      tokens.map((token, i) => ({
-        token,
-        customer_id: customerId,
-        environment: 'sandbox' as const,
-        patient_token: patientToken,
-        rx_number: String(7_000_000 + i),
-        status: 'active',
-        is_refill: 0 as const,
-        medication_name: 'Atorvastatin 20 mg tablet',
-        prescribed_quantity: 1,
-        number_of_refills_allowed: 10_000_000,
-        refills_remaining: 10_000_000,
-        quantity_remaining: 10_000_000,
-        expiration_date_utc: '2099-01-01T00:00:00.000Z',
-        created_at: now,
-      })) as never,
-    )
-    .execute();
-  await database.close();
-  return tokens;
 }
 
 /**

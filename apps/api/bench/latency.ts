@@ -1,0 +1,108 @@
+/**
+ * `pnpm bench:latency`: p99 at half of peak load (goal: under 25 ms). One service process
+ * (`pnpm start`, read cache off) on the embedded database in a temp folder, or on
+ * DATABASE_URL=postgres://... For each of PUT /v1/patient (new patients), POST
+ * /v1/fill_request and GET /v1/patient/{token} (uncached): its peak req/s with 32
+ * connections for BENCH_DURATION seconds (default 5), then the same duration at half that
+ * rate (autocannon's overallRate, over BENCH_CONNECTIONS connections, default 32): p50, p90,
+ * p99, max. autocannon runs in this process and shares the machine's cores with the service
+ * (and PostgreSQL); its latency counts from each request's send, not from when the paced
+ * schedule meant to send it. The floor of a busy machine: a bare Fastify route
+ * (bench/bare-server.ts) paced at the read's half rate, and the load average.
+ *
+ *   BENCH_DURATION=5 pnpm bench:latency
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test pnpm bench:latency
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isPostgresUrl } from '../src/config.js';
+import { benchServiceEnv } from './bench-service.js';
+import { createCustomer, LOAD_ENV, measure, OPERATIONS, operationLoad, prepareFulfilment } from './fulfilment-load.js';
+import { freePort, serviceCommand, startProcess, type Started } from './processes.js';
+
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const PEAK_CONNECTIONS = 32;
+const GOAL_P99_MS = 25;
+const tsx = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.bin', 'tsx');
+const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-latency-'));
+  const databaseUrl = process.env.DATABASE_URL ?? join(dataDir, 'bench.db');
+  const postgres = isPostgresUrl(databaseUrl);
+  let service: Started | undefined;
+  let bare: Started | undefined;
+  const loadBefore = load();
+  try {
+    const env = {
+      ...benchServiceEnv(dataDir, databaseUrl),
+      ...LOAD_ENV,
+      // PostgreSQL keeps no generated key beside a file (config.ts: SECRETS_KEY).
+      ...(postgres ? { SECRETS_KEY: process.env.SECRETS_KEY ?? randomBytes(32).toString('base64') } : {}),
+    };
+    const customer = createCustomer(env, 'Latency bench');
+    const port = await freePort();
+    const api = `http://127.0.0.1:${port}`;
+    service = await startProcess(...serviceCommand(), { ...env, PORT: String(port) }, `${api}/v1/open-api/api.yml`);
+    const fulfilment = await prepareFulfilment(api, databaseUrl, customer, 4 * PEAK_CONNECTIONS);
+
+    const barePort = await freePort();
+    bare = await startProcess(tsx, [join(dirname(fileURLToPath(import.meta.url)), 'bare-server.ts')], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/bare`);
+
+    // Two seconds of each operation warm the fresh process (JIT, pools) before any is measured.
+    for (const operation of OPERATIONS) await measure({ ...operationLoad(operation, fulfilment, api), connections: PEAK_CONNECTIONS, duration: 2 });
+    const rows: Record<string, string | number>[] = [];
+    for (const operation of OPERATIONS) {
+      const options = operationLoad(operation, fulfilment, api);
+      const peak = await measure({ ...options, connections: PEAK_CONNECTIONS, duration });
+      const rate = Math.max(1, Math.round(peak.requestsPerSecond / 2));
+      const half = await measure({ ...options, connections, duration, overallRate: rate });
+      rows.push({
+        target: 'service',
+        operation,
+        'peak req/s': peak.requestsPerSecond,
+        'peak p99': `${peak.p99} ms`,
+        'half rate': rate,
+        'req/s at half': half.requestsPerSecond,
+        p50: `${half.p50} ms`,
+        p90: `${half.p90} ms`,
+        p99: `${half.p99} ms`,
+        max: `${half.max} ms`,
+        'non-2xx': peak.non2xx + half.non2xx,
+        [`p99 < ${GOAL_P99_MS} ms`]: half.p99 < GOAL_P99_MS ? 'yes' : 'NO',
+      });
+    }
+    const readRate = rows[0]!['half rate'] as number;
+    const floor = await measure({ url: `http://127.0.0.1:${barePort}/bare`, connections, duration, overallRate: readRate });
+    rows.push({
+      target: 'bare fastify (floor)',
+      operation: 'GET /bare',
+      'peak req/s': '-',
+      'peak p99': '-',
+      'half rate': readRate,
+      'req/s at half': floor.requestsPerSecond,
+      p50: `${floor.p50} ms`,
+      p90: `${floor.p90} ms`,
+      p99: `${floor.p99} ms`,
+      max: `${floor.max} ms`,
+      'non-2xx': floor.non2xx,
+      [`p99 < ${GOAL_P99_MS} ms`]: floor.p99 < GOAL_P99_MS ? 'yes' : 'NO',
+    });
+    console.log(
+      `\np99 at half of peak load, database ${postgres ? 'PostgreSQL' : 'embedded'}, one service process (read cache off), ${duration}s per run; ` +
+        `peak with ${PEAK_CONNECTIONS} connections, half rate over ${connections}; autocannon shares this machine's ${cpus().length} cores ` +
+        `(load average ${loadBefore} before, ${load()} after)\n`,
+    );
+    console.table(rows);
+  } finally {
+    await service?.stop();
+    await bare?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
