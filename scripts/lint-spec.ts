@@ -3,7 +3,7 @@
  * Spectral (spec/.spectral.yaml) and Redocly (spec/redocly.yaml), then lints a broken
  * fixture to prove each of our own Spectral rules still reports what it should.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
@@ -26,11 +26,18 @@ interface Run {
   stderr: string;
 }
 
-function run(tool: string, args: string[]): Run {
+/** Runs a linter to its end (the linters run at the same time; their output is printed in order after). */
+function run(tool: string, args: string[]): Promise<Run> {
   const bin = join(repoRoot, 'node_modules', '.bin', tool);
-  const { status, stdout, stderr, error } = spawnSync(bin, args, { cwd: repoRoot, env, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (error) throw error;
-  return { status, stdout, stderr };
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 /** Redocly prints a boxed Node.js 20 end-of-life notice on every run that no setting turns off. */
@@ -38,11 +45,16 @@ function withoutBanners(text: string): string {
   return text.replace(/^\s*[╔║╚].*\n?/gmu, '');
 }
 
-/** Runs one linter on one document, prints its output, answers whether it passed. */
-function lint(tool: string, args: string[]): boolean {
-  const { status, stdout, stderr } = run(tool, args);
-  process.stdout.write(withoutBanners(stdout + stderr).trim() + '\n');
-  return status === 0;
+/** What a check printed, and whether it passed. */
+interface Outcome {
+  output: string;
+  passed: boolean;
+}
+
+/** Runs one linter on one document: its output, and whether it passed. */
+async function lint(tool: string, args: string[]): Promise<Outcome> {
+  const { status, stdout, stderr } = await run(tool, args);
+  return { output: withoutBanners(stdout + stderr).trim() + '\n', passed: status === 0 };
 }
 
 /** The rules our ruleset defines itself (those with a `given`), as opposed to extended ones. */
@@ -54,17 +66,16 @@ function ownRules(): string[] {
 }
 
 /** Lints the broken fixture and checks that every rule of our own reported it at least once. */
-function ownRulesFire(): boolean {
-  const { status, stdout, stderr } = run('spectral', ['lint', brokenFixture, '--ruleset', spectralRuleset, '--format', 'json', '--quiet']);
+async function ownRulesFire(): Promise<Outcome> {
+  const { status, stdout, stderr } = await run('spectral', ['lint', brokenFixture, '--ruleset', spectralRuleset, '--format', 'json', '--quiet']);
   if (status !== 1) {
     // 0: nothing reported at all; 2 or more: Spectral itself failed (a broken ruleset or function).
-    console.log(`spectral exited ${status} instead of 1\n${stderr}`);
-    return false;
+    return { output: `spectral exited ${status} instead of 1\n${stderr}\n`, passed: false };
   }
   const reported = new Set((JSON.parse(stdout) as { code: string }[]).map((result) => result.code));
   const silent = ownRules().filter((rule) => !reported.has(rule));
-  for (const rule of ownRules()) console.log(`${silent.includes(rule) ? '✖ silent  ' : '✔ reported'} ${rule}`);
-  return silent.length === 0;
+  const output = ownRules().map((rule) => `${silent.includes(rule) ? '✖ silent  ' : '✔ reported'} ${rule}\n`).join('');
+  return { output, passed: silent.length === 0 };
 }
 
 const sources = relative(repoRoot, specRoot);
@@ -72,7 +83,7 @@ const bundle = relative(repoRoot, bundlePath);
 const spectralArgs = (doc: string) => ['lint', doc, '--ruleset', spectralRuleset, '--fail-severity', 'error'];
 const redoclyArgs = (doc: string) => ['lint', doc, '--config', redoclyConfig];
 
-const checks: { name: string; passes: () => boolean }[] = [
+const checks: { name: string; passes: () => Promise<Outcome> }[] = [
   { name: `spectral ${sources}`, passes: () => lint('spectral', spectralArgs(sources)) },
   { name: `spectral ${bundle}`, passes: () => lint('spectral', spectralArgs(bundle)) },
   { name: `redocly ${sources}`, passes: () => lint('redocly', redoclyArgs(sources)) },
@@ -80,11 +91,14 @@ const checks: { name: string; passes: () => boolean }[] = [
   { name: `spectral rules of our own fire on ${relative(repoRoot, brokenFixture)}`, passes: ownRulesFire },
 ];
 
+// The five runs are independent processes: they run at the same time, and print in order.
+const outcomes = await Promise.all(checks.map(({ passes }) => passes()));
 const failed = new Set<string>();
-for (const { name, passes } of checks) {
+checks.forEach(({ name }, i) => {
   console.log(`\n━━ ${name}`);
-  if (!passes()) failed.add(name);
-}
+  process.stdout.write(outcomes[i]!.output);
+  if (!outcomes[i]!.passed) failed.add(name);
+});
 console.log('\n━━ lint:spec summary');
 for (const { name } of checks) console.log(`${failed.has(name) ? '✖' : '✔'} ${name}`);
 if (failed.size > 0) process.exitCode = 1;

@@ -5,12 +5,13 @@
  * an auto-refill subscription, a scheduled fill, an account... made through the API (plain
  * fetch) where it can, and answered as `tokens`: the spec examples' tokens mapped to them.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { openDatabase } from '../src/db/database.js';
 import { randomToken } from '../src/tokens.js';
 import { BENCH_SHIPPING } from './bench-service.js';
@@ -63,11 +64,12 @@ export async function makeFixtures(options: {
   startService: () => Promise<void>;
 }): Promise<Fixtures> {
   const { api, env, apiRoot } = options;
-  const admin = (...args: string[]) =>
-    execFileSync(process.execPath, [join(apiRoot, 'bin', 'admin.mjs'), ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  admin('care-team', 'import', '--environment', 'sandbox', '--file', join(apiRoot, 'reference-data', 'care-team.json'));
-  const customer = JSON.parse(admin('create-customer', '--name', 'Bench operations')) as Fixtures['customer'];
-  admin('coverage', 'enable', '--customer', customer.customer_id);
+  // Asynchronous, so the caller's other processes (the bare route's server) start meanwhile.
+  const admin = async (...args: string[]) =>
+    (await promisify(execFile)(process.execPath, [join(apiRoot, 'bin', 'admin.mjs'), ...args], { env: { ...process.env, ...env }, encoding: 'utf8' })).stdout;
+  await admin('care-team', 'import', '--environment', 'sandbox', '--file', join(apiRoot, 'reference-data', 'care-team.json'));
+  const customer = JSON.parse(await admin('create-customer', '--name', 'Bench operations')) as Fixtures['customer'];
+  await admin('coverage', 'enable', '--customer', customer.customer_id);
   await options.startService();
 
   const apiKey = { authorization: `ApiKey ${customer.sandbox_api_key}` };

@@ -58,7 +58,7 @@ async function installPackedClient(tarball: string): Promise<void> {
     JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], outDir: 'out' }, files: ['example.ts'] }, null, 2),
   );
   writeFileSync(join(scratch, 'example.ts'), firstExample());
-  await run(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, 'typescript@5.9.3', '@types/node@20.19.43'], { cwd: scratch });
+  await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, 'typescript@5.9.3', '@types/node@20.19.43'], { cwd: scratch });
   installed = join(scratch, 'node_modules', '@pharmacy', 'client');
 }
 

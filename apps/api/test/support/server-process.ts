@@ -27,7 +27,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.kill('SIGTERM');
     await exited;
   };
-  for (const deadline = Date.now() + 20_000; ; ) {
+  // A deadline for a hang, not for speed: tsx compiling the service on two busy cores can take a while.
+  for (const deadline = Date.now() + 60_000; ; ) {
     try {
       await fetch(`${url}/v1/open-api/api.yml`);
       return { child, port, url, stop };
