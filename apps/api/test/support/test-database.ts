@@ -17,16 +17,26 @@ const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0
 
 /**
  * A fresh, migrated database of the kind the vitest project names: a temp file, or a new
- * PostgreSQL schema. `migrate: false` leaves it empty (to write data as an older schema held it).
+ * PostgreSQL database. `migrate: false` leaves it empty (to write data as an older schema held it).
  */
 export async function createTestDatabase({ migrate = true } = {}): Promise<TestDatabase> {
   if (process.env.TEST_DATABASE === 'postgres') {
-    const schema = `test_${randomToken(12).toLowerCase()}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    // A database of its own (not only a schema): test files run at once, and a schema dropped
+    // by one while another's migrator looks through the catalogue fails that migrator. Inside,
+    // a schema of the same name on the search path, as a deployment's URL may set one.
+    const name = `test_${randomToken(12).toLowerCase()}`;
+    const server = new pg.Client({ connectionString: POSTGRES_URL });
+    await server.connect();
+    await server.query(`create database ${name}`);
+    await server.end();
+    const base = new URL(POSTGRES_URL);
+    base.pathname = `/${name}`;
+    const own = new pg.Client({ connectionString: base.toString() });
+    await own.connect();
+    await own.query(`create schema ${name}`);
+    await own.end();
+    base.searchParams.set('options', `-c search_path=${name}`);
+    const url = base.toString();
     const handle = openDatabase(url);
     if (migrate) await migrateToLatest(handle);
     return {
@@ -36,7 +46,7 @@ export async function createTestDatabase({ migrate = true } = {}): Promise<TestD
         await handle.close();
         const cleanup = new pg.Client({ connectionString: POSTGRES_URL });
         await cleanup.connect();
-        await cleanup.query(`drop schema ${schema} cascade`);
+        await cleanup.query(`drop database ${name} with (force)`);
         await cleanup.end();
       },
     };
