@@ -145,6 +145,10 @@ export function openDatabase(url: string, postgres: Partial<PostgresConfig> = {}
     // pg is loaded for PostgreSQL only: on the embedded database it would cost every process ~7 MB.
     const pg = createRequire(import.meta.url)('pg') as typeof PgModule;
     const pool = new pg.Pool({ connectionString: url, max: postgres.poolSize ?? 10 });
+    // An idle connection the server closed (a restart, an administrator's termination)
+    // leaves the pool with this error, and the next query opens another; unheard, the
+    // error would end the process.
+    pool.on('error', () => undefined);
     const statements = new StatementNames();
     pool.on('connect', (client) => statements.install(client));
     const synchronousCommit = postgres.synchronousCommit;
