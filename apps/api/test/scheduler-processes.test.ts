@@ -343,19 +343,26 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('a service process kill
       setup.clock.advance(31 * DAY_MS);
       const due = await countActions(setup.db, 'PENDING', new Date(setup.clock.now()).toISOString());
       expect(due).toBe(batchOf.size);
-      // Killed mid-submission: as soon as a refill was submitted, after a random moment more.
-      await waitFor('the first refill submitted', async () => (await countActions(setup.db, 'COMPLETE')) > completeBefore, 20_000, 2);
-      await sleep(Math.floor(Math.random() * 40));
+      // Killed mid-submission: as soon as it holds claimed refills it has not submitted yet (a
+      // lease), once it has submitted at least one. Watching for the lease rather than killing
+      // after a set moment keeps the kill inside a claim on a busy machine too.
+      const leasedNow = async () =>
+        Number(
+          (
+            await setup.db
+              .selectFrom('scheduled_actions')
+              .select((eb) => eb.fn.countAll<string | number>().as('n'))
+              .where('status', '=', 'PENDING')
+              .where('locked_until', '>', new Date(setup.clock.now()).toISOString())
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const dueNow = async () => countActions(setup.db, 'PENDING', new Date(setup.clock.now()).toISOString());
+      await waitFor('a refill submitted and others claimed', async () => ((await countActions(setup.db, 'COMPLETE')) > completeBefore && (await leasedNow()) > 0) || (await dueNow()) === 0, 20_000, 1);
       await service.kill();
       expect(service.child.signalCode).toBe('SIGKILL');
       outputs.push(service.output());
-      const leased = await setup.db
-        .selectFrom('scheduled_actions')
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .where('status', '=', 'PENDING')
-        .where('locked_until', '>', new Date(setup.clock.now()).toISOString())
-        .executeTakeFirstOrThrow();
-      kills.push({ due, submitted: (await countActions(setup.db, 'COMPLETE')) - completeBefore, leased: Number(leased.n) });
+      kills.push({ due, submitted: (await countActions(setup.db, 'COMPLETE')) - completeBefore, leased: await leasedNow() });
       // A new process on the same database, its clock past the dead one's leases.
       service = await startService(setup.env);
       setup.clock.advance(ACTION_LEASE_MS + 60_000);
