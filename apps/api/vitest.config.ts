@@ -8,11 +8,11 @@ import { ProjectsInTurn } from './test/support/sequencer.js';
  * (test/browser, headless Chromium) run once, on the embedded database; TEST_BROWSER=0
  * leaves them out.
  *
- * Files run one at a time by default (VITEST_MAX_WORKERS to change it). Three at a time kept two
- * cores busier, but the process-kill test of the scheduler (scheduler-processes.test.ts) then
- * found its kill landing between two claims, which it refuses as testing nothing. Each
- * PostgreSQL file has a database of its own (test/support/test-database.ts), so files may run
- * at once. The packaging test starts first (test/support/sequencer.ts).
+ * Two files run at a time by default (VITEST_MAX_WORKERS to change it): on two cores the
+ * sqlite and postgres projects took 437 s so on a quiet machine. Each PostgreSQL file has a database of
+ * its own (test/support/test-database.ts), so files may run at once; tests that start processes
+ * watch for what they wait on rather than sleeping a set time (the scheduler's process kill
+ * waits for a lease in the database). The packaging test starts first (test/support/sequencer.ts).
  * Timeouts are for hangs, not speed: a test that starts service or admin CLI processes takes
  * well over 20 s on two busy cores, hence 60 s.
  */
@@ -21,7 +21,7 @@ const browser = process.env.TEST_BROWSER !== '0';
 
 export default defineConfig({
   test: {
-    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 1),
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
     sequence: { sequencer: ProjectsInTurn },
     projects: ['sqlite', 'postgres']
       .filter((name) => wanted.includes(name))
