@@ -19,7 +19,9 @@ export function installResponseSerialization(app: FastifyInstance, contractOf: (
       serialize = (data) => {
         if (!built) {
           const contract = contractOf();
-          built = build(schema as Parameters<typeof build>[0], { schema: { [String(contract.$id)]: contract as never } }) as (data: unknown) => string;
+          // Not strict: some properties leave `type` to the schema that narrows them (an allOf of
+          // each webhook event), which strict mode would warn about on every build.
+          built = build(schema as Parameters<typeof build>[0], { schema: { [String(contract.$id)]: contract as never }, ajv: { strict: false } }) as (data: unknown) => string;
         }
         return built(data);
       };
