@@ -3,12 +3,13 @@
  * (`pnpm start`, read cache off) on the embedded database in a temp folder, or on
  * DATABASE_URL=postgres://... For each of PUT /v1/patient (new patients), POST
  * /v1/fill_request and GET /v1/patient/{token} (uncached): its peak req/s with 32
- * connections for BENCH_DURATION seconds (default 5), then the same duration at half that
- * rate (autocannon's overallRate, over BENCH_CONNECTIONS connections, default 32): p50, p90,
- * p99, max. autocannon runs in this process and shares the machine's cores with the service
- * (and PostgreSQL); its latency counts from each request's send, not from when the paced
- * schedule meant to send it. The floor of a busy machine: a bare Fastify route
- * (bench/bare-server.ts) paced at the read's half rate, and the load average.
+ * connections for BENCH_DURATION seconds (default 5, autocannon), then the same duration at
+ * half that rate, evenly paced (bench/paced-load.ts, over BENCH_CONNECTIONS keep-alive
+ * connections, default 32): p50, p90, p99, max, each counted from when the request was due,
+ * so a request that waited for a connection waited on the clock. The load runs in this
+ * process and shares the machine's cores with the service (and PostgreSQL). The floor of a
+ * busy machine: a bare Fastify route (bench/bare-server.ts) paced at the read's half rate,
+ * and the load average.
  *
  *   BENCH_DURATION=5 pnpm bench:latency
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test pnpm bench:latency
@@ -21,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { isPostgresUrl } from '../src/config.js';
 import { benchServiceEnv } from './bench-service.js';
 import { createCustomer, LOAD_ENV, measure, type Measured, OPERATIONS, operationLoad, prepareFulfilment } from './fulfilment-load.js';
+import { pacedLoad } from './paced-load.js';
 import { freePort, serviceCommand, startProcess, type Started } from './processes.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -72,7 +74,7 @@ async function main(): Promise<void> {
       const options = operationLoad(operation, fulfilment, api);
       const peak = await measure({ ...options, connections: PEAK_CONNECTIONS, duration });
       const rate = Math.max(1, Math.round(peak.requestsPerSecond / 2));
-      const half = await measure({ ...options, connections, duration, overallRate: rate });
+      const half = await pacedLoad({ load: options, rate, durationSeconds: duration, connections });
       rows.push({
         target: 'service',
         operation,
@@ -84,7 +86,7 @@ async function main(): Promise<void> {
       });
     }
     const readRate = rows[0]!['half rate'] as number;
-    const floor = await measure({ url: `http://127.0.0.1:${barePort}/bare`, connections, duration, overallRate: readRate });
+    const floor = await pacedLoad({ load: { url: `http://127.0.0.1:${barePort}/bare` }, rate: readRate, durationSeconds: duration, connections });
     rows.push({
       target: 'bare fastify (floor)',
       operation: 'GET /bare',
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
     });
     console.log(
       `\np99 at half of peak load, database ${postgres ? 'PostgreSQL' : 'embedded'}, one service process (read cache off), ${duration}s per run; ` +
-        `peak with ${PEAK_CONNECTIONS} connections, half rate over ${connections}; autocannon shares this machine's ${cpus().length} cores ` +
+        `peak with ${PEAK_CONNECTIONS} connections (autocannon), half rate evenly paced over ${connections}; the load shares this machine's ${cpus().length} cores ` +
         `(load average ${loadBefore} before, ${load()} after)\n`,
     );
     console.table(rows);
