@@ -1,17 +1,31 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { now } from './clock.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+/**
+ * Random bytes drawn from the CSPRNG 4 KiB at a time, each byte used once: a fill request
+ * makes several tokens, and a call to the CSPRNG per token took 2-3% of its CPU.
+ */
+const pool = Buffer.allocUnsafe(4096);
+let used = pool.length;
+
+function randomByte(): number {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  return pool[used++]!;
+}
+
 /** A random base62 string; 24 characters carry about 143 bits. */
 export function randomToken(length = 24): string {
-  const bytes = randomBytes(length * 2);
   let out = '';
-  for (let i = 0; i < bytes.length && out.length < length; i++) {
-    const b = bytes[i]!;
+  while (out.length < length) {
+    const b = randomByte();
     if (b < 248) out += ALPHABET[b % 62]; // 248 = 4 * 62: no modulo bias
   }
-  return out.length === length ? out : out + randomToken(length - out.length);
+  return out;
 }
 
 /** Now on the service's clock (clock.ts), as ISO 8601. */
