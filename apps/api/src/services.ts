@@ -211,7 +211,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const scheduler = new SandboxScheduler(config.sandboxStepDelayMs);
   const units = new UnitsOfWork(transactor, {
     // Sandbox records start the simulated pharmacy's schedule; committed events wake delivery at once.
-    started: (uow, owner, subject, token, simulation) => scheduler.schedule(uow, owner, subject, token, simulation),
+    starting: (uow, owner, subject, token, simulation) => scheduler.firstStep(uow, owner, subject, token, simulation),
     committed: () => webhookDelivery.notify(),
   });
   const endpointRepository = new WebhookEndpointRepository(db);

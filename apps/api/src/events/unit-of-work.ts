@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
-import { runInserts, type Transactor } from '../db/transactor.js';
+import type { Compilable } from 'kysely';
+import { executeInserts, runInserts, type Transactor } from '../db/transactor.js';
 import { recordEvent, type NewEvent, type RecordedEvent } from './event-outbox.js';
 import type { SandboxSimulation } from './sandbox-simulation.js';
 
@@ -29,12 +30,17 @@ export interface UnitOfWork {
    * sandbox records), with the `simulation` its create sent, if any.
    */
   started(owner: Owner, subject: LifecycleSubject, token: string, simulation?: SandboxSimulation): Promise<void>;
+  /**
+   * `started` as inserts for the caller to send with its own (`executeInserts`: on
+   * PostgreSQL one statement with them), for a caller that inserts its record that way.
+   */
+  startedInserts(owner: Owner, subject: LifecycleSubject, token: string, simulation?: SandboxSimulation): Compilable[];
 }
 
 /** What the composition root plugs into every unit of work. */
 interface UnitOfWorkHooks {
-  /** Runs in the unit of work when a record's lifecycle starts. */
-  started?: (uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, token: string, simulation?: SandboxSimulation) => Promise<void>;
+  /** The inserts a record's lifecycle starts with, sent in the unit of work that creates the record. */
+  starting?: (uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, token: string, simulation?: SandboxSimulation) => Compilable[];
   /** Runs after a unit of work that recorded events has committed (so delivery starts at once). */
   committed?: (events: readonly RecordedEvent[]) => void;
 }
@@ -165,7 +171,10 @@ export class UnitsOfWork {
         if (!owners.some((o) => o.customerId === owner.customerId && o.environment === owner.environment)) owners.push(owner);
       },
       async started(owner, subject, token, simulation) {
-        await hooks.started?.(uow, owner, subject, token, simulation);
+        await executeInserts(trx, uow.startedInserts(owner, subject, token, simulation));
+      },
+      startedInserts(owner, subject, token, simulation) {
+        return hooks.starting?.(uow, owner, subject, token, simulation) ?? [];
       },
     };
     return uow;

@@ -182,8 +182,8 @@ export class FillRequestService {
       ...insuranceInserts,
       ...this.fillRequests.inserts(held ? undefined : row, fills, uow.trx),
       ...(primaryPlan ? this.copayRequests.opening(uow.trx, owner, { fillRequestToken: row.token, patientToken: checked.patientToken, insuranceToken: primaryPlan, createdAt }, fills) : []),
+      ...uow.startedInserts(owner, 'fill_request', row.token, input.simulation),
     ]);
-    await uow.started(owner, 'fill_request', row.token, input.simulation);
     for (const hook of this.accepted) await hook(uow, owner, row, submitted);
     return row;
   }

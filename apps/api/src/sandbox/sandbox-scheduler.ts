@@ -1,5 +1,7 @@
 import type { Owner } from '../auth/principal.js';
+import type { Compilable } from 'kysely';
 import { ownerColumns } from '../db/ownership.js';
+import { insertRows } from '../db/transactor.js';
 import type { SandboxSimulation } from '../events/sandbox-simulation.js';
 import type { LifecycleSubject, UnitOfWork } from '../events/unit-of-work.js';
 import { nowIso, randomToken } from '../tokens.js';
@@ -15,26 +17,28 @@ import { nowIso, randomToken } from '../tokens.js';
 export class SandboxScheduler {
   constructor(private readonly stepDelayMs: number) {}
 
-  async schedule(uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, subjectToken: string, simulation?: SandboxSimulation): Promise<void> {
-    if (owner.environment !== 'sandbox') return;
+  /** The insert of the subject's first step (none outside the sandbox), for the unit of work to send with its own (executeInserts). */
+  firstStep(uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, subjectToken: string, simulation?: SandboxSimulation): Compilable[] {
+    if (owner.environment !== 'sandbox') return [];
     const now = nowIso();
-    await uow.trx
-      .insertInto('sandbox_steps')
-      .values({
-        id: `sbx_${randomToken(20)}`,
-        ...ownerColumns(owner),
-        subject,
-        subject_token: subjectToken,
-        step: 0,
-        run_at: new Date(Date.parse(now) + this.stepDelayMs).toISOString(),
-        locked_until: null,
-        state: 'scheduled',
-        last_error: null,
-        origin_request_id: uow.requestId,
-        simulation: simulation === undefined ? null : JSON.stringify(simulation),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    return [
+      insertRows(uow.trx, 'sandbox_steps', [
+        {
+          id: `sbx_${randomToken(20)}`,
+          ...ownerColumns(owner),
+          subject,
+          subject_token: subjectToken,
+          step: 0,
+          run_at: new Date(Date.parse(now) + this.stepDelayMs).toISOString(),
+          locked_until: null,
+          state: 'scheduled',
+          last_error: null,
+          origin_request_id: uow.requestId,
+          simulation: simulation === undefined ? null : JSON.stringify(simulation),
+          created_at: now,
+          updated_at: now,
+        },
+      ]),
+    ];
   }
 }
