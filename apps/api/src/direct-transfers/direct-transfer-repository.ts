@@ -1,4 +1,6 @@
+import type { Compilable } from 'kysely';
 import { updatedOneRow, type Db } from '../db/database.js';
+import { insertRows } from '../db/transactor.js';
 import type { DirectTransferStatus, DirectTransfersTable } from './direct-transfer-tables.js';
 
 export type DirectTransferRow = DirectTransfersTable;
@@ -7,8 +9,9 @@ export type DirectTransferRow = DirectTransfersTable;
 export class DirectTransferRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: DirectTransferRow, trx: Db): Promise<void> {
-    await trx.insertInto('direct_transfers').values(row).execute();
+  /** The insert of a new direct transfer, for `executeInserts`. */
+  insertOf(row: DirectTransferRow, trx: Db): Compilable {
+    return insertRows(trx, 'direct_transfers', [row]);
   }
 
   /** The direct transfer with this token in any customer's records (ownership is the service's concern). */

@@ -3,6 +3,7 @@ import type { Owner } from '../auth/principal.js';
 import type { PharmacyIdentity } from '../config.js';
 import { isCalendarDate } from '../dates.js';
 import { ownerColumns, visibleTo } from '../db/ownership.js';
+import { executeInserts } from '../db/transactor.js';
 import { forbidden, notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import type { PatientService } from '../patients/patient-service.js';
@@ -70,8 +71,7 @@ export class DirectTransferService {
         created_at: now,
         updated_at: now,
       };
-      await this.directTransfers.insert(row, uow.trx);
-      await uow.started(owner, 'direct_transfer', row.token, simulation);
+      await executeInserts(uow.trx, [this.directTransfers.insertOf(row, uow.trx), ...uow.startedInserts(owner, 'direct_transfer', row.token, simulation)]);
       return row;
     });
   }

@@ -1,6 +1,8 @@
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
+import type { Compilable } from 'kysely';
 import { whereOwned } from '../db/ownership.js';
+import { insertRows } from '../db/transactor.js';
 import type { SameDayDeliveriesTable } from './same-day-delivery-tables.js';
 
 export type SameDayDeliveryRow = SameDayDeliveriesTable;
@@ -19,8 +21,9 @@ export type SameDayDeliveryChanges = Partial<Pick<SameDayDeliveryRow, 'status_re
 export class SameDayDeliveryRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: SameDayDeliveryRow, trx: Db): Promise<void> {
-    await trx.insertInto('same_day_deliveries').values(row).execute();
+  /** The insert of a new order, for `executeInserts`. */
+  insertOf(row: SameDayDeliveryRow, trx: Db): Compilable {
+    return insertRows(trx, 'same_day_deliveries', [row]);
   }
 
   /** The order with this token in any customer's records (ownership is the caller's concern). */

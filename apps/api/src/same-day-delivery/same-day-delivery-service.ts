@@ -2,6 +2,7 @@ import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import { now as clockNow } from '../clock.js';
 import { ownerColumns, visibleTo } from '../db/ownership.js';
+import { executeInserts } from '../db/transactor.js';
 import { notFound, validationFailed, type ValidationErrorItem } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import type { InsuranceService } from '../insurances/insurance-service.js';
@@ -117,8 +118,7 @@ export class SameDayDeliveryService {
           throw validationFailed([{ key: `prescription_tokens.${i}`, message: outcome.refused ? `is not fillable: it ${outcome.refused}` : 'is not fillable' }]);
         }
       }
-      await this.deliveries.insert(row, uow.trx);
-      await uow.started(owner, 'same_day_delivery', row.token, simulation);
+      await executeInserts(uow.trx, [this.deliveries.insertOf(row, uow.trx), ...uow.startedInserts(owner, 'same_day_delivery', row.token, simulation)]);
       return row;
     });
   }

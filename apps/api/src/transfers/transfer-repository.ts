@@ -1,6 +1,8 @@
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
+import type { Compilable } from 'kysely';
 import { whereOwned } from '../db/ownership.js';
+import { insertRows } from '../db/transactor.js';
 import { randomToken } from '../tokens.js';
 import type {
   TransferMedicationsTable,
@@ -35,9 +37,9 @@ export function newTransferMedication(transferToken: string, position: number, m
 export class TransferRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: TransferRow, medications: TransferMedicationRow[], trx: Db): Promise<void> {
-    await trx.insertInto('transfer_requests').values(row).execute();
-    if (medications.length) await trx.insertInto('transfer_medications').values(medications).execute();
+  /** The inserts of a new transfer request and its medications, for `executeInserts`. */
+  inserts(row: TransferRow, medications: TransferMedicationRow[], trx: Db): Compilable[] {
+    return [insertRows(trx, 'transfer_requests', [row]), ...(medications.length ? [insertRows(trx, 'transfer_medications', medications)] : [])];
   }
 
   /** The transfer request with this token in any customer's records (ownership is the service's concern). */

@@ -1,6 +1,7 @@
 import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import { ownerColumns, visibleTo } from '../db/ownership.js';
+import { executeInserts } from '../db/transactor.js';
 import { invalidField, notFound } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import type { PatientService } from '../patients/patient-service.js';
@@ -69,10 +70,10 @@ export class TransferService {
       updated_at: now,
     };
     const medications = (input.medications ?? []).map((name, position) => newTransferMedication(transfer.token, position, name, now));
-    await this.units.run(requestId, async (uow) => {
-      await this.transfers.insert(transfer, medications, uow.trx);
-      await uow.started(owner, 'transfer', transfer.token, simulation);
-    });
+    // Inserts only: on PostgreSQL one statement, without begin/commit.
+    await this.units.runInserts(requestId, (uow) =>
+      executeInserts(uow.trx, [...this.transfers.inserts(transfer, medications, uow.trx), ...uow.startedInserts(owner, 'transfer', transfer.token, simulation)]),
+    );
     return { transfer, medications };
   }
 
