@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { reuseCompiled } from '../db/transactor.js';
 import type { PatientsTable } from './patient-tables.js';
 
 export type PatientRow = PatientsTable;
@@ -26,12 +27,15 @@ export class PatientRepository {
    * The insert returns the new token, so only a conflict costs the second round trip.
    */
   async insertOrGetToken(owner: Owner, row: PatientRow, trx: Db = this.db): Promise<string> {
-    const inserted = await trx
-      .insertInto('patients')
-      .values(row)
-      .onConflict((oc) => oc.columns(['customer_id', 'environment', 'match_key']).doNothing())
-      .returning('token')
-      .executeTakeFirst();
+    // Compiled once per shape of row (the hot path of PUT /v1/patient).
+    const insert = reuseCompiled(trx, `patients.insertOrGetToken:${Object.keys(row).join(',')}`, Object.values(row), () =>
+      trx
+        .insertInto('patients')
+        .values(row)
+        .onConflict((oc) => oc.columns(['customer_id', 'environment', 'match_key']).doNothing())
+        .returning('token'),
+    );
+    const inserted = (await trx.executeQuery<{ token: string }>(insert)).rows[0];
     if (inserted) return inserted.token;
     const existing = await trx
       .selectFrom('patients')
@@ -44,7 +48,8 @@ export class PatientRepository {
 
   /** The patient with this token in any customer's records (ownership is the service's concern). */
   async findByToken(token: string, trx: Db = this.db): Promise<PatientRow | undefined> {
-    return trx.selectFrom('patients').selectAll().where('token', '=', token).executeTakeFirst();
+    const query = reuseCompiled(trx, 'patients.findByToken', [token], () => trx.selectFrom('patients').selectAll().where('token', '=', token));
+    return (await trx.executeQuery<PatientRow>(query)).rows[0];
   }
 
   async findFirst(owner: Owner, q: PatientQuery): Promise<PatientRow | undefined> {
