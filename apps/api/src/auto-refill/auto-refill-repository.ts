@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { rowByKey } from '../db/transactor.js';
 import type { AutoRefillRow, AutoRefillsTable } from './auto-refill-tables.js';
 import { sql, type Insertable } from 'kysely';
 
@@ -24,7 +25,7 @@ export class AutoRefillRepository {
   }
 
   async findById(id: number, trx: Db = this.db): Promise<AutoRefillRow | undefined> {
-    return trx.selectFrom('auto_refills').selectAll().where('id', '=', id).executeTakeFirst();
+    return rowByKey(trx, 'auto_refills', 'id', id);
   }
 
   /** The prescription's subscription: the active one, else the latest ended one. */

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Environment, Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db, type Dialect } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { rowByKey } from '../db/transactor.js';
 import type { ConsultAppointmentsTable, ConsultsTable, ConsultStatus, ConsultTasksTable } from './consult-tables.js';
 
 /** What the listing filters by (seed 4.7), already read. */
@@ -38,7 +39,7 @@ export class ConsultRepository {
 
   /** The consult of this id in any customer's records (ownership is the service's concern). */
   async find(id: string, trx: Db = this.db): Promise<ConsultsTable | undefined> {
-    return trx.selectFrom('consults').selectAll().where('id', '=', id).executeTakeFirst();
+    return rowByKey(trx, 'consults', 'id', id);
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Compilable,
+  type Selectable,
   type Driver,
   type QueryResult,
   type RootOperationNode,
@@ -109,6 +110,15 @@ export function insertRows(db: Db, table: keyof Database & string, rows: readonl
 
 /** The adapter of an InsertCapture (whose inserts are combined when the work is done). */
 class CaptureAdapter extends PostgresAdapter {}
+
+/**
+ * The row of `table` whose `column` (its key) is `value`, or undefined: a point read, compiled
+ * once per table and column (`reuseCompiled`), as the hot reads by token or id are.
+ */
+export async function rowByKey<T extends keyof Database & string>(db: Db, table: T, column: string, value: string | number): Promise<Selectable<Database[T]> | undefined> {
+  const query = reuseCompiled(db, `rowByKey:${table}:${column}`, [value], () => (db as unknown as Kysely<Record<string, Record<string, unknown>>>).selectFrom(table).selectAll().where(column, '=', value));
+  return (await db.executeQuery<Selectable<Database[T]>>(query)).rows[0];
+}
 
 /** Whether `db` speaks PostgreSQL (whose statements can combine several inserts). */
 export function isPostgres(db: Db): boolean {

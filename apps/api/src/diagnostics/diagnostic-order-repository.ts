@@ -2,6 +2,7 @@ import { sql, type Expression } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db, type Dialect } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { rowByKey } from '../db/transactor.js';
 import type { DiagnosticOrderPanelsTable, DiagnosticOrdersTable, DiagnosticOrderStatus } from './diagnostic-order-tables.js';
 
 export type DiagnosticOrderRow = DiagnosticOrdersTable;
@@ -43,7 +44,7 @@ export class DiagnosticOrderRepository {
 
   /** The order of this id in any customer's records (ownership is the service's concern). */
   async find(id: string, trx: Db = this.db): Promise<DiagnosticOrderRow | undefined> {
-    return trx.selectFrom('diagnostic_orders').selectAll().where('id', '=', id).executeTakeFirst();
+    return rowByKey(trx, 'diagnostic_orders', 'id', id);
   }
 
   /** Whether any order holds this kit serial. */

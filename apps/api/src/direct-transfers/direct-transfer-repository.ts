@@ -1,6 +1,6 @@
 import type { Compilable } from 'kysely';
 import { updatedOneRow, type Db } from '../db/database.js';
-import { insertRows } from '../db/transactor.js';
+import { insertRows, rowByKey } from '../db/transactor.js';
 import type { DirectTransferStatus, DirectTransfersTable } from './direct-transfer-tables.js';
 
 export type DirectTransferRow = DirectTransfersTable;
@@ -16,7 +16,7 @@ export class DirectTransferRepository {
 
   /** The direct transfer with this token in any customer's records (ownership is the service's concern). */
   async findByToken(token: string, trx: Db = this.db): Promise<DirectTransferRow | undefined> {
-    return trx.selectFrom('direct_transfers').selectAll().where('token', '=', token).executeTakeFirst();
+    return rowByKey(trx, 'direct_transfers', 'token', token);
   }
 
   /** Moves a pending direct transfer on; false when it is no longer pending. */

@@ -1,7 +1,7 @@
 import type { Compilable } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
-import { executeInserts, insertRows } from '../db/transactor.js';
+import { executeInserts, insertRows, rowByKey } from '../db/transactor.js';
 import { whereOwned } from '../db/ownership.js';
 import type { FillRequestMedicationsTable, FillRequestsTable } from './fill-request-tables.js';
 
@@ -69,7 +69,7 @@ export class FillRequestRepository {
 
   /** The fill request with this token in any customer's records (ownership is the caller's concern). */
   async findByToken(token: string, trx: Db = this.db): Promise<FillRequestRow | undefined> {
-    return trx.selectFrom('fill_requests').selectAll().where('token', '=', token).executeTakeFirst();
+    return rowByKey(trx, 'fill_requests', 'token', token);
   }
 
   /** The owner's latest fill request that filled (or holds) this prescription. */

@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { rowByKey } from '../db/transactor.js';
 import type { OrdersTable } from './fill-request-tables.js';
 
 export type OrderRow = OrdersTable;
@@ -19,7 +20,7 @@ export class OrderRepository {
 
   /** The order with this token in any customer's records (staff and the sandbox act on tokens). */
   async findByToken(token: string, trx: Db): Promise<OrderRow | undefined> {
-    return trx.selectFrom('orders').selectAll().where('token', '=', token).executeTakeFirst();
+    return rowByKey(trx, 'orders', 'token', token);
   }
 
   /** Records shipment progress unless the order already reached a final status (answers false then). */

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import { updatedOneRow } from '../db/database.js';
+import { rowByKey } from '../db/transactor.js';
 import type { MediaStatus, MediaTable } from './media-tables.js';
 
 export type MediaRow = MediaTable;
@@ -13,7 +14,7 @@ export class MediaRepository {
 
   /** The file with this id, whoever owns it (the signed addresses name no owner; callers check it). */
   find(id: string, trx: Db = this.db): Promise<MediaRow | undefined> {
-    return trx.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
+    return rowByKey(trx, 'media', 'id', id);
   }
 
   /** Moves the file from `from` to `to` (with `changes`); false when it was no longer in `from`. */

@@ -1,7 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
-import { reuseCompiled } from '../db/transactor.js';
+import { reuseCompiled, rowByKey } from '../db/transactor.js';
 import type { PatientsTable } from './patient-tables.js';
 
 export type PatientRow = PatientsTable;
@@ -48,8 +48,7 @@ export class PatientRepository {
 
   /** The patient with this token in any customer's records (ownership is the service's concern). */
   async findByToken(token: string, trx: Db = this.db): Promise<PatientRow | undefined> {
-    const query = reuseCompiled(trx, 'patients.findByToken', [token], () => trx.selectFrom('patients').selectAll().where('token', '=', token));
-    return (await trx.executeQuery<PatientRow>(query)).rows[0];
+    return rowByKey(trx, 'patients', 'token', token);
   }
 
   async findFirst(owner: Owner, q: PatientQuery): Promise<PatientRow | undefined> {

@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { rowByKey } from '../db/transactor.js';
 import type { PrescribersTable } from './prescriber-tables.js';
 
 export type PrescriberRow = PrescribersTable;
@@ -46,6 +47,6 @@ export class PrescriberRepository {
 
   /** The prescriber with this token in any customer's records (ownership is the service's concern). */
   async findByToken(token: string): Promise<PrescriberRow | undefined> {
-    return this.db.selectFrom('prescribers').selectAll().where('token', '=', token).executeTakeFirst();
+    return rowByKey(this.db, 'prescribers', 'token', token);
   }
 }

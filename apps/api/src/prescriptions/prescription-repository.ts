@@ -1,5 +1,5 @@
 import { updatedOneRow, type Db } from '../db/database.js';
-import { reuseCompiled } from '../db/transactor.js';
+import { reuseCompiled, rowByKey } from '../db/transactor.js';
 import type { Fill } from './fillable.js';
 import type { PrescriptionsTable } from './prescription-tables.js';
 
@@ -14,7 +14,7 @@ export class PrescriptionRepository {
 
   /** The prescription with this token in any customer's records (ownership is the service's concern). */
   async findByToken(token: string): Promise<PrescriptionRow | undefined> {
-    return this.db.selectFrom('prescriptions').selectAll().where('token', '=', token).executeTakeFirst();
+    return rowByKey(this.db, 'prescriptions', 'token', token);
   }
 
   /** Prescriptions by token, in one query, in any customer's records (ownership is the caller's concern). */

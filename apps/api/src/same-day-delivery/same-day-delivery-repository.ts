@@ -2,7 +2,7 @@ import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import type { Compilable } from 'kysely';
 import { whereOwned } from '../db/ownership.js';
-import { insertRows } from '../db/transactor.js';
+import { insertRows, rowByKey } from '../db/transactor.js';
 import type { SameDayDeliveriesTable } from './same-day-delivery-tables.js';
 
 export type SameDayDeliveryRow = SameDayDeliveriesTable;
@@ -28,7 +28,7 @@ export class SameDayDeliveryRepository {
 
   /** The order with this token in any customer's records (ownership is the caller's concern). */
   async findByToken(token: string, trx: Db = this.db): Promise<SameDayDeliveryRow | undefined> {
-    return trx.selectFrom('same_day_deliveries').selectAll().where('token', '=', token).executeTakeFirst();
+    return rowByKey(trx, 'same_day_deliveries', 'token', token);
   }
 
   /** The owner's orders, newest first (ties by token, descending), optionally of one status. */

@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { rowByKey } from '../db/transactor.js';
 import type { ActionStatus, ScheduledActionsTable } from './scheduled-action-tables.js';
 
 export type ScheduledActionRow = ScheduledActionsTable;
@@ -14,7 +15,7 @@ export class ScheduledActionRepository {
   }
 
   async findById(id: string, trx: Db = this.db): Promise<ScheduledActionRow | undefined> {
-    return trx.selectFrom('scheduled_actions').selectAll().where('id', '=', id).executeTakeFirst();
+    return rowByKey(trx, 'scheduled_actions', 'id', id);
   }
 
   /** The `FILL_REQUEST` action of a held fill request (its latest, should there be several). */

@@ -2,7 +2,7 @@ import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import type { Compilable } from 'kysely';
 import { whereOwned } from '../db/ownership.js';
-import { insertRows } from '../db/transactor.js';
+import { insertRows, rowByKey } from '../db/transactor.js';
 import { randomToken } from '../tokens.js';
 import type {
   TransferMedicationsTable,
@@ -44,7 +44,7 @@ export class TransferRepository {
 
   /** The transfer request with this token in any customer's records (ownership is the service's concern). */
   async findByToken(token: string, trx: Db = this.db): Promise<TransferRow | undefined> {
-    return trx.selectFrom('transfer_requests').selectAll().where('token', '=', token).executeTakeFirst();
+    return rowByKey(trx, 'transfer_requests', 'token', token);
   }
 
   /** One page of the owner's transfer requests, earliest created first. */
