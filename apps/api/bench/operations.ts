@@ -220,7 +220,7 @@ async function main(): Promise<void> {
 
     const mode = smoke ? 'smoke' : 'full';
     console.log(
-      `\nevery operation (${mode}): ${smokeRequests ? `${smokeRequests} requests` : `${seconds}s`} per operation, ${connections} connections, database ${databaseUrl.startsWith('postgres') ? 'postgres' : 'embedded (libsql)'}; ` +
+      `\nevery operation (${mode}): ${smokeRequests ? `${smokeRequests} requests` : `${seconds}s`} per operation, ${connections} connections, database ${databaseUrl.startsWith('postgres') ? 'postgres' : 'embedded (SQLite)'}; ` +
         `bare Fastify route ${bareRps} req/s (p50 ${bareResult.latency.p50} ms, p99 ${bareResult.latency.p99} ms) in the same run\n`,
     );
     console.table(rows.map((r) => ({ ...r, 'of bare': typeof r.rps === 'number' ? `${((r.rps / bareRps) * 100).toFixed(1)}%` : '-' })));
