@@ -81,7 +81,7 @@ export async function buildApp({ config, database, logger, workers: runWorkers =
   fastify.addHook('onRequest', rateLimits.onRequest);
   const services = createServices(database, config, fastify.log);
   registerOperations(fastify, routes, handlers, services, rateLimits);
-  registerDocs(fastify, services.openApiDocument);
+  registerDocs(fastify, services.openApiDocument.text);
   registerDashboard(fastify, { ...services, sessions: services.dashboardSessions }, rateLimits);
   const workers = runWorkers ? createWorkers(services, config, fastify.log) : [];
   registerHealth(fastify, { database, workers });

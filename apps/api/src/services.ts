@@ -97,6 +97,7 @@ import { WebhookDeliveryService } from './webhook-deliveries/webhook-delivery-se
 import { WebhookRedeliveryService } from './webhook-deliveries/webhook-redelivery-service.js';
 import { WebhookEndpointHealth } from './webhook-endpoints/endpoint-health.js';
 import { WebhookTestEvents } from './webhook-endpoints/test-events.js';
+import { InterfaceDocument } from './docs/interface-document.js';
 import { AddressPolicy } from './webhook-endpoints/url-policy.js';
 import { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint-repository.js';
 import { WebhookEndpointService } from './webhook-endpoints/webhook-endpoint-service.js';
@@ -190,7 +191,7 @@ export interface Services {
   /** Pharmacy coverage lookups (`GET /v1/pharmacy-coverage`), enabled per customer by the operator. */
   coverage: CoverageService;
   /** The bundled OpenAPI document, as served at /v1/open-api/api.yml. */
-  openApiDocument: string;
+  openApiDocument: InterfaceDocument;
   /** Media files: created, uploaded and read through signed addresses, checked on upload. */
   media: MediaService;
 }
@@ -215,8 +216,8 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     committed: () => webhookDelivery.notify(),
   });
   const endpointRepository = new WebhookEndpointRepository(db);
-  const openApiDocument = readFileSync(openApiDocumentPath, 'utf8');
-  const webhookEndpoints = new WebhookEndpointService(endpointRepository, units, secrets, config.webhooks, addresses, new WebhookTestEvents(() => openApiDocument));
+  const openApiDocument = new InterfaceDocument(readFileSync(openApiDocumentPath, 'utf8'));
+  const webhookEndpoints = new WebhookEndpointService(endpointRepository, units, secrets, config.webhooks, addresses, new WebhookTestEvents(() => openApiDocument.text));
   const deliveryRepository = new WebhookDeliveryRepository(db);
   const attemptRepository = new DeliveryAttemptRepository(db);
   const deliveryOutcomes = new DeliveryOutcomes(deliveryRepository, transactor, new WebhookEndpointHealth(endpointRepository, config.webhooks), attemptRepository, log);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { openApiDocumentPath } from '@pharmacy/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,34 @@ describe('the interface description', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
     expect(res.text).toBe(readFileSync(openApiDocumentPath, 'utf8'));
+  });
+
+  it('carries the SHA-256 of its bytes as a strong ETag, and asks caches to revalidate', async () => {
+    const res = await t.raw('GET', '/v1/open-api/api.yml');
+    const sha256 = createHash('sha256').update(readFileSync(openApiDocumentPath)).digest('base64url');
+    expect(res.headers.get('etag')).toBe(`"sha256-${sha256}"`);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('answers 304 with no body to an If-None-Match that names its version, and 200 otherwise', async () => {
+    const etag = (await t.raw('GET', '/v1/open-api/api.yml')).headers.get('etag')!;
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*', ` ${etag} `]) {
+      const res = await t.raw('GET', '/v1/open-api/api.yml', { headers: { 'if-none-match': ifNoneMatch } });
+      expect(res.status, ifNoneMatch).toBe(304);
+      expect(res.text).toBe('');
+      expect(res.headers.get('etag')).toBe(etag);
+    }
+    for (const ifNoneMatch of ['"other"', etag.slice(0, -2) + '"', 'W/"sha256-x", "y,z"']) {
+      const res = await t.raw('GET', '/v1/open-api/api.yml', { headers: { 'if-none-match': ifNoneMatch } });
+      expect(res.status, ifNoneMatch).toBe(200);
+      expect(res.text).toBe(readFileSync(openApiDocumentPath, 'utf8'));
+    }
+  });
+
+  it('refuses an If-None-Match longer than 1,000 characters in the seed\'s 400 shape', async () => {
+    const res = await t.raw('GET', '/v1/open-api/api.yml', { headers: { 'if-none-match': `"${'a'.repeat(1000)}"` } });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ statusCode: 400, error: 'Bad Request' });
   });
 
   it('is rendered by the Redoc page at /docs, whose script is served locally', async () => {

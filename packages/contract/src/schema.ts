@@ -123,6 +123,10 @@ export interface paths {
          * Get this interface description
          * @description Answers the current machine-readable description of this interface: the bundled
          *     OpenAPI document, as YAML. It needs no API key.
+         *
+         *     The answer carries an `ETag` that changes whenever the document does. A client that
+         *     polls it sends that tag back as `If-None-Match` and gets `304`, with no body, while
+         *     the document is unchanged.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -9506,6 +9510,14 @@ export interface components {
          */
         PatientToken: components["schemas"]["Token"];
         /**
+         * @description The `ETag` of a copy you already hold (RFC 9110, section 13.1.2): when the current
+         *     version has that tag, the answer is `304` with no body, and your copy stays valid.
+         *     Several tags may be sent, separated by commas, and `*` matches any version. A weak tag
+         *     (`W/"..."`) matches the same version as the strong one.
+         * @example "sha256-3q2-7wQ5mQb0mH8xYl7t1Q"
+         */
+        IfNoneMatch: string;
+        /**
          * @description The prescription's `prescription_token`, as carried by its `NOTIFY_RX` event or the patient's prescription list.
          * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
          */
@@ -10346,7 +10358,16 @@ export interface operations {
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of a copy you already hold (RFC 9110, section 13.1.2): when the current
+                 *     version has that tag, the answer is `304` with no body, and your copy stays valid.
+                 *     Several tags may be sent, separated by commas, and `*` matches any version. A weak tag
+                 *     (`W/"..."`) matches the same version as the strong one.
+                 * @example "sha256-3q2-7wQ5mQb0mH8xYl7t1Q"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10355,12 +10376,26 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    /** @description The document's version (a strong entity tag of its SHA-256). */
+                    ETag?: string;
+                    /** @description `no-cache`: a cache may keep the document but asks again (with `If-None-Match`) before using it. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/yaml": string;
                 };
             };
+            /** @description Not modified. The document is the version `If-None-Match` names; no body. */
+            304: {
+                headers: {
+                    /** @description The document's version, as on the `200` answer. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];

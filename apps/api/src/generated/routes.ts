@@ -4364,12 +4364,34 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
     "method": "GET",
     "path": "/v1/open-api/api.yml",
     "security": [],
+    "headers": {
+      "type": "object",
+      "properties": {
+        "If-None-Match": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 1000,
+          "x-expected": "one or more entity tags (\"...\", W/\"...\"), comma-separated, or *"
+        }
+      },
+      "required": []
+    },
     "responses": {
       "200": {
         "contentType": "application/yaml",
         "schema": {
           "type": "string",
           "maxLength": 10000000
+        }
+      },
+      "304": {
+        "contentType": null,
+        "schema": null
+      },
+      "400": {
+        "contentType": "application/json",
+        "schema": {
+          "$ref": "contract#/components/schemas/BadRequestError"
         }
       },
       "408": {

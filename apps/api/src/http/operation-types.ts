@@ -16,9 +16,9 @@ export interface OperationInput<Op> {
   body: Op extends { requestBody?: infer B } ? JsonContent<NonNullable<B>> : undefined;
 }
 
-type SuccessStatus = 200 | 201 | 202 | 204;
+type SuccessStatus = 200 | 201 | 202 | 204 | 304;
 
-/** What a handler answers: one of the operation's documented success statuses and its body. */
+/** What a handler answers: one of the operation's documented success statuses (or `304` of a conditional read) and its body. */
 export type OperationOutput<Op> = Op extends { responses: infer R }
   ? {
       [S in keyof R & SuccessStatus]: { status: S; body: AnyContent<R[S]>; contentType?: string; headers?: Readonly<Record<string, string>> };

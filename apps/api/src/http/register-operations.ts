@@ -104,7 +104,7 @@ export function registerOperations(
   app.decorate('services', services);
   // Read when the first validator or serializer is built (both are built on first use).
   let contract: JsonSchema | undefined;
-  const contractOf = () => (contract ??= contractSchemaResource(services.openApiDocument));
+  const contractOf = () => (contract ??= contractSchemaResource(services.openApiDocument.text));
   installResponseSerialization(app, contractOf);
   const compileValidator = createValidatorCompiler(contractOf);
   const schemes = securitySchemes(services);

@@ -8,6 +8,7 @@ import { parseDocument } from 'yaml';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decorateBundle } from '../../../../scripts/codegen/bundle.js';
+import { InterfaceDocument } from '../../src/docs/interface-document.js';
 import { launchBrowser, watchedPage, type PageProblems } from '../support/browser.js';
 import type { Rendered } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -65,10 +66,10 @@ describe('the reference at /docs', () => {
 
   it('shows an operation marked x-not-implemented with a badge and a note, and no other', async () => {
     // The bundle as `pnpm generate` would write it with createPatient marked.
-    const marked = parseDocument(t.app.services.openApiDocument);
+    const marked = parseDocument(t.app.services.openApiDocument.text);
     marked.setIn(['paths', '/v1/patient', 'put', 'x-not-implemented'], true);
     const served = t.app.services.openApiDocument;
-    t.app.services.openApiDocument = decorateBundle(marked.toString({ lineWidth: 0 }));
+    t.app.services.openApiDocument = new InterfaceDocument(decorateBundle(marked.toString({ lineWidth: 0 })));
     try {
       const { page, problems } = await openDocs();
       // Redoc's badge: an element of its own beside the operation's title, holding only the name.

@@ -26,7 +26,7 @@ describe('the landing page at /', () => {
 
     const links = await page.$$eval('a', (anchors) => anchors.map((a) => a.getAttribute('href')));
     expect(links).toEqual(['/docs', '/dashboard', '/v1/open-api/api.yml', '/health/live', '/health/ready']);
-    const { info } = parse(t.app.services.openApiDocument) as { info: { version: string } };
+    const { info } = parse(t.app.services.openApiDocument.text) as { info: { version: string } };
     expect(await page.$eval('#version', (node) => (node as unknown as Rendered).innerText)).toBe(info.version);
     expect(await page.title()).toBe('Pharmacy fulfilment platform API');
     expect(problems).toEqual({ console: [], failedRequests: [], foreignRequests: [] });
