@@ -323,7 +323,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
       config.sandboxStepDelayMs,
       log,
     ),
-    sandboxPrescriber: new SandboxPrescriber(units, prescriptionIntake),
+    sandboxPrescriber: new SandboxPrescriber(units, prescriptionIntake, patients),
     reencryption: new Reencryption(db, transactor, secrets, sealedTables),
     pharmacyLocations,
     locationLookups: new LocationLookups(pharmacyLocations),

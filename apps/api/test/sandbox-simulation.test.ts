@@ -2,9 +2,10 @@
 // forces the same outcome (the same events) as the deprecated `sandbox:` markers, which still
 // work; a production key sending one is refused with 400 before anything is written, and an
 // outcome the spec does not list answers 400 naming the allowed ones.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { advanceClock, resetClock } from '../src/clock.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
+import { PrescriptionRepository } from '../src/prescriptions/prescription-repository.js';
 import { consultBody, SAMPLE } from './support/consults.js';
 import { createOrder, shippingAddress, TESTS } from './support/diagnostic-orders.js';
 import { eventsOf, waitFor, type StoredEvent } from './support/event-schemas.js';
@@ -326,6 +327,23 @@ describe('patients: simulation.newRx', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await notifyRxOf(none.data!.patient_token)).toEqual([]);
     expect(await notifyRxOf(plain.data!.patient_token)).toEqual([]);
+  });
+
+  it('writes the patient and its prescription together: when the prescription fails, no patient is left', async () => {
+    const who = person();
+    const failing = vi.spyOn(PrescriptionRepository.prototype, 'insert').mockRejectedValueOnce(new Error('the disk is full'));
+    try {
+      const failed = await put({ ...who, simulation: { newRx: true } });
+      expect(failed.response.status).toBe(500);
+    } finally {
+      failing.mockRestore();
+    }
+    expect(await db().selectFrom('patients').select('token').where('customer_id', '=', acme.customer_id).where('first_name', '=', who.first_name).execute()).toEqual([]);
+    // The same request again succeeds, with one patient and one prescription.
+    const { data, response } = await put({ ...who, simulation: { newRx: true } });
+    expect(response.status).toBe(201);
+    expect((await t.client(sandboxKey()).GET('/v1/patient/{patient_token}', { params: { path: { patient_token: data!.patient_token } } })).response.status).toBe(200);
+    expect(await db().selectFrom('prescriptions').select('token').where('patient_token', '=', data!.patient_token).execute()).toHaveLength(1);
   });
 
   it('refuses a production key (no patient written), an unknown field and a bad value', async () => {

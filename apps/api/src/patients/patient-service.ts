@@ -145,6 +145,14 @@ export class PatientService {
     return this.patients.lookAlikes(owner, patient, trx);
   }
 
+  /**
+   * Drops what the read cache holds of a patient: for a unit of work that created or read
+   * the patient in its transaction and then rolled back (what it read was never committed).
+   */
+  forget(token: string): void {
+    this.cache.invalidate(token);
+  }
+
   async update(owner: Owner, token: string, input: PatientUpdate): Promise<void> {
     await this.get(owner, token);
     const changes: PatientChanges = { updated_at: nowIso() };

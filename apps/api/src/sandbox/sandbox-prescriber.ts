@@ -2,6 +2,7 @@ import type { components } from '@pharmacy/contract';
 import type { Owner } from '../auth/principal.js';
 import { forbidden } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
+import type { PatientCreate, PatientService } from '../patients/patient-service.js';
 import type { ElectronicPrescriptionReceived, PrescriptionInput, PrescriptionIntake } from '../prescriptions/prescription-intake.js';
 import { SANDBOX_PRESCRIPTION_DEFAULTS } from './sandbox-prescriptions.js';
 
@@ -33,6 +34,7 @@ export class SandboxPrescriber {
   constructor(
     private readonly units: UnitsOfWork,
     private readonly intake: PrescriptionIntake,
+    private readonly patients: PatientService,
   ) {}
 
   send(owner: Owner, patientToken: string, fields: Partial<PrescriptionInput>, requestId: string): Promise<ElectronicPrescriptionReceived> {
@@ -41,9 +43,27 @@ export class SandboxPrescriber {
     return this.units.run(requestId, (uow) => this.intake.receiveElectronic(uow, owner, patientToken, prescription));
   }
 
-  /** A new sandbox patient's `simulation.newRx`: `true` sends the default prescription, an object the one it describes, `false` none. */
-  async sendNewRx(owner: Owner, patientToken: string, newRx: boolean | NewRx, requestId: string): Promise<void> {
-    if (newRx === false) return;
-    await this.send(owner, patientToken, newRx === true ? {} : newRxFields(newRx), requestId);
+  /**
+   * A new sandbox patient with `simulation.newRx`: the patient and the prescription the
+   * prescriber sends it (`true` the default one, an object the one it describes, `false`
+   * none) in one unit of work, so that a failure leaves neither. Answers the patient's token.
+   */
+  async admitWithNewRx(owner: Owner, input: PatientCreate, newRx: boolean | NewRx, requestId: string): Promise<string> {
+    if (owner.environment !== 'sandbox') throw forbidden(SANDBOX_ONLY);
+    let token: string | undefined;
+    try {
+      return await this.units.run(requestId, async (uow) => {
+        token = await this.patients.create(owner, input, uow.trx);
+        if (newRx !== false) {
+          const prescription = { ...SANDBOX_PRESCRIPTION_DEFAULTS, ...(newRx === true ? {} : newRxFields(newRx)) };
+          await this.intake.receiveElectronic(uow, owner, token, prescription);
+        }
+        return token;
+      });
+    } catch (error) {
+      // The unit read the new patient through the read cache; the patient was never committed.
+      if (token !== undefined) this.patients.forget(token);
+      throw error;
+    }
   }
 }

@@ -7,7 +7,9 @@ export const createPatient: Handlers['createPatient'] = async ({ body }, ctx) =>
   const owner = ownerOf(ctx);
   // Refused with a production key before the patient is written.
   const newRx = acceptedSimulation(owner, simulation)?.newRx;
-  const patient_token = await ctx.services.patients.create(owner, patient);
-  if (newRx !== undefined) await ctx.services.sandboxPrescriber.sendNewRx(owner, patient_token, newRx, ctx.requestId);
+  const patient_token =
+    newRx === undefined
+      ? await ctx.services.patients.create(owner, patient)
+      : await ctx.services.sandboxPrescriber.admitWithNewRx(owner, patient, newRx, ctx.requestId);
   return { status: 201, body: { patient_token } };
 };
