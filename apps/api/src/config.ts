@@ -439,6 +439,23 @@ function media(env: NodeJS.ProcessEnv, databaseUrl: string): MediaConfig {
   };
 }
 
+/**
+ * Settings whose absence the service starts without but that some operations need: on
+ * PostgreSQL (several processes, no shared key file), SECRETS_KEY and TOKEN_SIGNING_KEY.
+ * The server logs each at start, as those operations log it when they fail.
+ */
+export function missingSettings(config: Pick<Config, 'databaseUrl' | 'secretsKey'> & { oauth: Pick<Config['oauth'], 'signingKey'> }): string[] {
+  if (!isPostgresUrl(config.databaseUrl)) return [];
+  const missing: string[] = [];
+  if (!config.secretsKey) {
+    missing.push("SECRETS_KEY is unset: encrypted fields (patients' SSN, MBI, ID image; webhook secrets) can be neither stored nor read");
+  }
+  if (!config.oauth.signingKey) {
+    missing.push('TOKEN_SIGNING_KEY is unset: access tokens can be neither issued (POST /oauth/token) nor verified (bearer operations answer 500)');
+  }
+  return missing;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);

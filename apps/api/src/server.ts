@@ -1,6 +1,6 @@
 /** The process: configuration, database, migrations, listen, graceful close. */
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, missingSettings } from './config.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -28,9 +28,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
   await fastify.listen({ port: config.port, host: config.host });
   fastify.log.info({ database: database.dialect, docs: '/docs' }, 'pharmacy API ready');
-  if (database.dialect === 'postgres' && !config.secretsKey) {
-    fastify.log.warn('SECRETS_KEY is unset: encrypted fields (patients\' SSN, MBI, ID image; webhook secrets) can be neither stored nor read');
-  }
+  for (const missing of missingSettings(config)) fastify.log.warn(missing);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, missingSettings } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { createTestDatabase } from './support/test-database.js';
 
@@ -190,5 +190,21 @@ describe('configuration', () => {
   ])('stops with a message naming the variable for %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('settings the service starts without (logged at start)', () => {
+  const pg = 'postgres://127.0.0.1:5432/none';
+  it('names SECRETS_KEY and TOKEN_SIGNING_KEY on PostgreSQL while they are unset, each once', () => {
+    const missing = missingSettings(loadConfig({ DATABASE_URL: pg }));
+    expect(missing).toHaveLength(2);
+    expect(missing[0]).toMatch(/^SECRETS_KEY is unset/);
+    expect(missing[1]).toMatch(/^TOKEN_SIGNING_KEY is unset/);
+    expect(missingSettings(loadConfig({ DATABASE_URL: pg, SECRETS_KEY: KEY_A }))).toEqual([expect.stringMatching(/^TOKEN_SIGNING_KEY/)]);
+    expect(missingSettings(loadConfig({ DATABASE_URL: pg, SECRETS_KEY: KEY_A, TOKEN_SIGNING_KEY: KEY_B }))).toEqual([]);
+  });
+
+  it('names nothing on the embedded database, which keeps generated keys beside its file', () => {
+    expect(missingSettings(loadConfig({ DATABASE_URL: './data/x.db' }))).toEqual([]);
   });
 });
