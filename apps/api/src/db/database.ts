@@ -149,7 +149,7 @@ export function openDatabase(url: string, postgres: Partial<PostgresConfig> = {}
     // leaves the pool with this error, and the next query opens another; unheard, the
     // error would end the process.
     pool.on('error', () => undefined);
-    const statements = new StatementNames();
+    const statements = new StatementNames(pg);
     pool.on('connect', (client) => statements.install(client));
     const synchronousCommit = postgres.synchronousCommit;
     if (synchronousCommit) {

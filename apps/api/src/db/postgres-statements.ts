@@ -1,4 +1,5 @@
 import type PgModule from 'pg';
+import { keptRowsQuery, type KeptRowsQueryClass, type RowShape } from './postgres-rows.js';
 
 /** At most this many SQL texts get a name; others stay unnamed (a query builder can make many texts, e.g. `in` lists of every length). */
 const MAX_NAMED = 2000;
@@ -19,7 +20,14 @@ const STALE_PLAN = '0A000';
  */
 export class StatementNames {
   private readonly names = new Map<string, string>();
+  /** By statement name: how its rows are parsed (postgres-rows.ts). */
+  private readonly shapes = new Map<string, RowShape>();
+  private readonly Query: KeptRowsQueryClass;
   private generation = 0;
+
+  constructor(pg: typeof PgModule) {
+    this.Query = keptRowsQuery(pg);
+  }
 
   nameOf(text: string): string | undefined {
     let name = this.names.get(text);
@@ -33,6 +41,7 @@ export class StatementNames {
   /** Forgets every name, so the next use of each text prepares it again under a new one. */
   renew(): void {
     this.names.clear();
+    this.shapes.clear();
     this.generation++;
   }
 
@@ -45,7 +54,12 @@ export class StatementNames {
       if (typeof text !== 'string' || args.length !== 2 || !Array.isArray(values)) return plain(...args);
       const name = names.nameOf(text);
       if (name === undefined) return plain(text, values);
-      return plain({ name, text, values }).catch((error: { code?: string }) => {
+      const query = new names.Query(name, text, values, names.shapes) as PgModule.Query & { callback?: (error: Error | undefined, result: unknown) => void };
+      const answered = new Promise((resolve, reject) => {
+        query.callback = (error, result) => (error ? reject(error) : resolve(result));
+      });
+      plain(query);
+      return answered.catch((error: { code?: string }) => {
         if (error?.code !== STALE_PLAN) throw error;
         names.renew();
         // Outside a transaction nothing was changed, so the query is sent again, unnamed.
