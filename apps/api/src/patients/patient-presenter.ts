@@ -10,7 +10,7 @@ export function flag(value: Flag | null): boolean | null {
 }
 
 /** The read shape of seed 2.1. `ssn` and `id_image` are never part of it; `mbi` is, opened. */
-export function presentPatient(p: ReadablePatient): Schemas['Patient'] {
+export function presentPatient({ row: p, mbi }: ReadablePatient): Schemas['Patient'] {
   return {
     patient_token: p.token,
     first_name: p.first_name,
@@ -18,7 +18,7 @@ export function presentPatient(p: ReadablePatient): Schemas['Patient'] {
     guardian: p.guardian,
     gender: p.gender as Schemas['Gender'],
     dob: p.dob,
-    mbi: p.mbi,
+    mbi,
     address: {
       name: `${p.first_name} ${p.last_name}`,
       street1: p.street1,

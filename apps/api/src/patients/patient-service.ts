@@ -13,8 +13,11 @@ import type { PatientChanges, PatientRepository, PatientRow } from './patient-re
 import { openMbi, sealNewPatientFields, sealPatientChanges } from './patient-sealed-fields.js';
 
 type Schemas = components['schemas'];
-/** A patient as `getPatient` answers it: the row, with its MBI opened. */
-export type ReadablePatient = PatientRow & { mbi: string | null };
+/** A patient as `getPatient` answers it: the row, and beside it (not copied into a new row of 33 columns) its MBI opened. */
+export interface ReadablePatient {
+  row: PatientRow;
+  mbi: string | null;
+}
 export type PatientCreate = Schemas['PatientCreate'];
 export type PatientUpdate = Schemas['PatientUpdate'];
 interface PatientFind {
@@ -137,7 +140,7 @@ export class PatientService {
   /** The patient as a read answers it: `get`, with its MBI opened (a value that does not open fails with a SealedValueError). */
   async read(owner: Owner, token: string): Promise<ReadablePatient> {
     const patient = await this.get(owner, token);
-    return { ...patient, mbi: openMbi(this.secrets, patient) };
+    return { row: patient, mbi: openMbi(this.secrets, patient) };
   }
 
   /** The owner's other patients who look like this one (see PatientRepository.lookAlikes). */
