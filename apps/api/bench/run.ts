@@ -4,6 +4,8 @@
  * Fastify route. Each server runs in its own process; autocannon drives them from this one.
  *
  *   BENCH_DURATION=10 BENCH_CONNECTIONS=32 pnpm bench
+ *
+ * Each row is measured after BENCH_WARMUP seconds (1) of the same load, not counted.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,6 +26,7 @@ const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
 const tsx = join(apiRoot, 'node_modules', '.bin', 'tsx');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const warmup = Number(process.env.BENCH_WARMUP ?? 1);
 
 interface Row {
   target: string;
@@ -36,6 +39,9 @@ interface Row {
 }
 
 async function measure(target: string, operation: string, options: autocannon.Options): Promise<Row> {
+  // Unmeasured first: a process answering its first requests of a kind is still compiling
+  // their code (the JIT), as a service that has been running is not.
+  if (warmup > 0) await autocannon({ connections, ...options, duration: warmup });
   const result = await autocannon({ connections, duration, ...options });
   return {
     target,
@@ -239,7 +245,7 @@ async function main(): Promise<void> {
 
     const failed = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
     if (failed.length) console.warn(`\nWARNING: ${failed.map((r) => `${r.target} ${r.operation}`).join('; ')} answered errors: those rows measure failures`);
-    console.log(`\n${duration}s per run, ${connections} connections, database ${databaseUrl.startsWith('postgres') ? 'postgres' : 'embedded (SQLite, WAL, synchronous=FULL)'}\n`);
+    console.log(`\n${duration}s per run after ${warmup}s unmeasured, ${connections} connections, database ${databaseUrl.startsWith('postgres') ? 'postgres' : 'embedded (SQLite, WAL, synchronous=FULL)'}\n`);
     console.table(rows.map((r) => ({ ...r, p50: `${r.p50} ms`, p99: `${r.p99} ms` })));
     const bareGet = rows[0]!.requestsPerSecond;
     const serviceGet = rows[1]!.requestsPerSecond;
