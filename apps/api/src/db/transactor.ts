@@ -9,6 +9,7 @@ import {
   type Dialect,
   type Compilable,
   type Selectable,
+  type Insertable,
   type Driver,
   type QueryResult,
   type RootOperationNode,
@@ -93,7 +94,7 @@ function isPlainValue(value: unknown): boolean {
 }
 
 /** `db.insertInto(table).values(rows)` through `reuseCompiled` (rows of one shape: the first row's columns). */
-export function insertRows(db: Db, table: keyof Database & string, rows: readonly object[]): Compilable {
+export function insertRows<T extends keyof Database & string>(db: Db, table: T, rows: readonly Insertable<Database[T]>[]): Compilable {
   return {
     compile() {
       const columns = Object.keys(rows[0]!);

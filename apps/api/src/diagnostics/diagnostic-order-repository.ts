@@ -2,7 +2,7 @@ import { sql, type Expression } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db, type Dialect } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
-import { rowByKey } from '../db/transactor.js';
+import { insertRows, reuseCompiled, rowByKey } from '../db/transactor.js';
 import type { DiagnosticOrderPanelsTable, DiagnosticOrdersTable, DiagnosticOrderStatus } from './diagnostic-order-tables.js';
 
 export type DiagnosticOrderRow = DiagnosticOrdersTable;
@@ -31,14 +31,17 @@ export class DiagnosticOrderRepository {
    * is already registered to an order (the unique index decides, so two at once cannot both pass).
    */
   async insert(trx: Db, order: DiagnosticOrderRow, panels: DiagnosticOrderPanelsTable[]): Promise<boolean> {
-    const inserted = await trx
-      .insertInto('diagnostic_orders')
-      .values(order)
-      .onConflict((oc) => oc.column('kit_serial').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) return false;
-    if (panels.length) await trx.insertInto('diagnostic_order_panels').values(panels).execute();
+    // Compiled once per shape of the order's columns (reuseCompiled), as the hot inserts are.
+    const columns = Object.keys(order);
+    const insert = reuseCompiled(trx, `insertOrder:${columns.join(',')}`, columns.map((column) => order[column as keyof DiagnosticOrderRow]), () =>
+      trx
+        .insertInto('diagnostic_orders')
+        .values(order)
+        .onConflict((oc) => oc.column('kit_serial').doNothing())
+        .returning('id'),
+    );
+    if ((await trx.executeQuery(insert)).rows.length === 0) return false;
+    if (panels.length) await trx.executeQuery(insertRows(trx, 'diagnostic_order_panels', panels).compile());
     return true;
   }
 

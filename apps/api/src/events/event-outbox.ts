@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { ownerColumns } from '../db/ownership.js';
+import { insertRows } from '../db/transactor.js';
 import { nowIso, randomToken } from '../tokens.js';
 
 /** An event as a state change reports it; the outbox adds id, timestamp and delivery state. */
@@ -44,9 +45,9 @@ export async function recordEvent(trx: Db, owner: Owner, event: NewEvent, origin
     timestamp: Math.floor(Date.parse(now) / 1000),
   };
   const id = `msg_${randomToken(24)}`;
-  await trx
-    .insertInto('events')
-    .values({
+  // Compiled once (insertRows): every state change records one.
+  const insert = insertRows(trx, 'events', [
+    {
       id,
       ...ownerColumns(owner),
       callback_type: event.callbackType,
@@ -62,7 +63,8 @@ export async function recordEvent(trx: Db, owner: Owner, event: NewEvent, origin
       next_attempt_at: now,
       locked_until: null,
       origin_request_id: originRequestId,
-    })
-    .execute();
+    },
+  ]);
+  await trx.executeQuery(insert.compile());
   return { id, envelope };
 }
