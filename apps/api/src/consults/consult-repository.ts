@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Environment, Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db, type Dialect } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
-import { rowByKey } from '../db/transactor.js';
+import { executeInserts, insertRows, rowByKey } from '../db/transactor.js';
 import type { ConsultAppointmentsTable, ConsultsTable, ConsultStatus, ConsultTasksTable } from './consult-tables.js';
 
 /** What the listing filters by (seed 4.7), already read. */
@@ -32,9 +32,9 @@ export class ConsultRepository {
     private readonly dialect: Dialect,
   ) {}
 
+  /** The consult and its appointment: compiled once per shape, and on PostgreSQL one statement (executeInserts). */
   async insert(trx: Db, consult: ConsultsTable, appointment: ConsultAppointmentsTable | null): Promise<void> {
-    await trx.insertInto('consults').values(consult).execute();
-    if (appointment) await trx.insertInto('consult_appointments').values(appointment).execute();
+    await executeInserts(trx, [insertRows(trx, 'consults', [consult]), ...(appointment ? [insertRows(trx, 'consult_appointments', [appointment])] : [])]);
   }
 
   /** The consult of this id in any customer's records (ownership is the service's concern). */
@@ -76,7 +76,7 @@ export class ConsultRepository {
   }
 
   async insertTask(trx: Db, task: ConsultTasksTable): Promise<void> {
-    await trx.insertInto('consult_tasks').values(task).execute();
+    await trx.executeQuery(insertRows(trx, 'consult_tasks', [task]).compile());
   }
 
   /** Closes the consult's open tasks; answers them as they were. */
