@@ -188,11 +188,20 @@ describe('state and events are written together', () => {
             new Proxy(trx, {
               get(target, property) {
                 const value = Reflect.get(target, property, target);
-                if (property !== 'insertInto') return typeof value === 'function' ? value.bind(target) : value;
-                return (table: string) => {
-                  if (table === 'events') throw new Error('outbox unavailable');
-                  return value.call(target, table);
-                };
+                // An insert into events, built by the query builder or sent compiled (insertRows).
+                if (property === 'insertInto') {
+                  return (table: string) => {
+                    if (table === 'events') throw new Error('outbox unavailable');
+                    return value.call(target, table);
+                  };
+                }
+                if (property === 'executeQuery') {
+                  return (query: { sql: string }) => {
+                    if (query.sql.startsWith('insert into "events"')) throw new Error('outbox unavailable');
+                    return value.call(target, query);
+                  };
+                }
+                return typeof value === 'function' ? value.bind(target) : value;
               },
             }),
           ),
