@@ -3,7 +3,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { ownerColumns } from '../db/ownership.js';
 import { conflict, notFound } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso, recordToken } from '../tokens.js';
 import { sealAccountContact } from './account-sealed-fields.js';
 import type { AccountRepository } from './account-repository.js';
 import type { AccountConsentsTable, ConsentType } from './account-tables.js';
@@ -21,7 +21,7 @@ const accountNotFound = () => notFound('Unable to find Account.');
 
 /** A consent's row for an account, recorded now. */
 function consentOf(accountId: string, type: ConsentType, at: string): AccountConsentsTable {
-  return { id: `cns_${randomToken(20)}`, account_id: accountId, type, created_at: at };
+  return { id: `cns_${recordToken(20)}`, account_id: accountId, type, created_at: at };
 }
 
 /**
@@ -37,7 +37,7 @@ export class AccountService {
   ) {}
 
   async create(owner: Owner, input: NewAccount, requestId: string): Promise<{ id: string }> {
-    const id = `acc_${randomToken(20)}`;
+    const id = `acc_${recordToken(20)}`;
     const password_hash = await hashPassword(input.password);
     const created_at = nowIso();
     const account = {

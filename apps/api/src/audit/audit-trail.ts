@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Environment } from '../auth/principal.js';
 import type { AuditConfig } from '../config.js';
 import type { Transactor } from '../db/transactor.js';
-import { randomToken } from '../tokens.js';
+import { randomToken, recordToken } from '../tokens.js';
 import type { AuditQuery, AuditRepository } from './audit-repository.js';
 import type { ActorType, AuditEvent } from './audit-tables.js';
 
@@ -147,7 +147,7 @@ export class AuditTrail {
       });
       for (const id of ids) recordIds.add(id);
     }
-    const id = `aus_${randomToken(20)}`;
+    const id = `aus_${recordToken(20)}`;
     const lastAt = new Date(batch[batch.length - 1]!.at).toISOString();
     const segment = { id, first_at: new Date(batch[0]!.at).toISOString(), last_at: lastAt, event_count: batch.length, events: JSON.stringify(events) };
     const records = [...recordIds].map((recordId) => ({ segment_id: id, record_id: recordId, last_at: lastAt }));

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Provider } from '../care-team/care-team.js';
 import { ownerOfRow } from '../db/ownership.js';
 import { existing, LifecycleError } from '../errors.js';
 import type { UnitOfWork } from '../events/unit-of-work.js';
-import { nowIso } from '../tokens.js';
+import { nowIso, recordObjectId } from '../tokens.js';
 import { consultEvent, consultTaskEvent } from './consult-events.js';
 import type { ConsultRepository } from './consult-repository.js';
 import type { ConsultsTable, ConsultStatus } from './consult-tables.js';
@@ -22,11 +21,6 @@ const FOLLOWS: Record<Decision, readonly ConsultStatus[]> = {
 
 /** The statuses a consult may be canceled from: no provider has decided it. */
 const CANCELABLE: readonly ConsultStatus[] = ['REVIEW', 'issue'];
-
-/** A new 24-hex id, the form of every consult-platform id. */
-export function newObjectId(): string {
-  return randomBytes(12).toString('hex');
-}
 
 /** A provider as a consult keeps it. */
 export function providerSnapshot(provider: Provider): Pick<ConsultsTable, 'provider_id' | 'provider' | 'provider_name'> {
@@ -72,7 +66,7 @@ export class ConsultLifecycle {
     const owner = ownerOfRow(consult);
     await uow.emit(owner, consultEvent(next));
     if (decision === 'issue') {
-      const task = { id: newObjectId(), consult_id: consult.id, task_type: 'patient_follow_up', status: 'open' as const, created_at: now, updated_at: now };
+      const task = { id: recordObjectId(), consult_id: consult.id, task_type: 'patient_follow_up', status: 'open' as const, created_at: now, updated_at: now };
       await this.consults.insertTask(uow.trx, task);
       await uow.emit(owner, consultTaskEvent(task));
     } else if (consult.status === 'issue') {

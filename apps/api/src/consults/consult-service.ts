@@ -8,9 +8,9 @@ import { ownerColumns, visibleTo } from '../db/ownership.js';
 import { conflict, forbidden, HttpError, invalidField, LifecycleError, notFound, validationFailed } from '../errors.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import type { PatientCreate, PatientService } from '../patients/patient-service.js';
-import { nowIso } from '../tokens.js';
+import { nowIso, recordObjectId } from '../tokens.js';
 import { consultEvent } from './consult-events.js';
-import { newObjectId, providerSnapshot, type ConsultLifecycle, type Decision } from './consult-lifecycle.js';
+import { providerSnapshot, type ConsultLifecycle, type Decision } from './consult-lifecycle.js';
 import { presentConsult, presentConsultDetail } from './consult-presenter.js';
 import type { ConsultFilters, ConsultRepository, ConsultSort } from './consult-repository.js';
 import type { ConsultsTable } from './consult-tables.js';
@@ -102,7 +102,7 @@ export class ConsultService {
     const patient = await this.patientOf(owner, body.patient);
     const now = nowIso();
     const consult: ConsultsTable = {
-      id: newObjectId(),
+      id: recordObjectId(),
       ...ownerColumns(owner),
       status: 'REVIEW',
       program_id: questionnaire.program_id,

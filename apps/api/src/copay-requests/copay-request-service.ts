@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import { ownerColumns } from '../db/ownership.js';
 import { executeInserts } from '../db/transactor.js';
 import { notFound } from '../errors.js';
-import { randomToken } from '../tokens.js';
+import { recordToken } from '../tokens.js';
 import type { CopayRequestRepository, CopayRequestRow } from './copay-request-repository.js';
 
 const COPAY_REQUEST_NOT_FOUND = 'Unable to find Copay Request.';
@@ -51,7 +51,7 @@ export class CopayRequestService {
     fills: readonly CopayFill[],
   ): Compilable[] {
     const rows: CopayRequestRow[] = fills.map((f) => ({
-      token: randomToken(),
+      token: recordToken(),
       ...ownerColumns(owner),
       fill_request_token: request.fillRequestToken,
       position: f.position,

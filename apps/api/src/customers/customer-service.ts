@@ -1,6 +1,6 @@
 import { generateApiKey, hashApiKey } from './api-keys.js';
 import { ENVIRONMENTS } from '../auth/principal.js';
-import { newTenantId, nowIso, randomToken } from '../tokens.js';
+import { newTenantId, nowIso, recordToken } from '../tokens.js';
 import type { CustomerRepository } from './customer-repository.js';
 import { newOAuthClient } from './oauth-clients.js';
 
@@ -33,7 +33,7 @@ export class CustomerService {
   async create(name: string): Promise<NewCustomer> {
     const trimmed = name.trim();
     if (!trimmed) throw new Error('a customer needs a non-empty name');
-    const id = `cus_${randomToken(20)}`;
+    const id = `cus_${recordToken(20)}`;
     const created_at = nowIso();
     const keys = Object.fromEntries(ENVIRONMENTS.map((env) => [env, generateApiKey(env)]));
     const clients = Object.fromEntries(ENVIRONMENTS.map((env) => [env, newOAuthClient(id, env, this.platform.scopes)]));

@@ -8,7 +8,7 @@ import { forbidden, notFound, validationFailed, type ValidationErrorItem } from 
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import type { PatientService } from '../patients/patient-service.js';
 import type { PrescriberService } from '../prescribers/prescriber-service.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso, recordToken } from '../tokens.js';
 import type { DirectTransferRepository, DirectTransferRow } from './direct-transfer-repository.js';
 import { acceptedSimulation } from '../events/sandbox-simulation.js';
 
@@ -57,7 +57,7 @@ export class DirectTransferService {
     return this.units.run(requestId, async (uow) => {
       const prescriberToken = await this.prescribers.record(uow.trx, owner, input.prescriber);
       const row: DirectTransferRow = {
-        token: randomToken(),
+        token: recordToken(),
         ...ownerColumns(owner),
         patient_token: patient.token,
         prescriber_token: prescriberToken,

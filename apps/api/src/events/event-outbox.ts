@@ -2,7 +2,7 @@ import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { ownerColumns } from '../db/ownership.js';
 import { insertRows } from '../db/transactor.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso, recordToken } from '../tokens.js';
 
 /** An event as a state change reports it; the outbox adds id, timestamp and delivery state. */
 export interface NewEvent {
@@ -44,7 +44,7 @@ export async function recordEvent(trx: Db, owner: Owner, event: NewEvent, origin
     details: event.details,
     timestamp: Math.floor(Date.parse(now) / 1000),
   };
-  const id = `msg_${randomToken(24)}`;
+  const id = `msg_${recordToken()}`;
   // Compiled once (insertRows): every state change records one.
   const insert = insertRows(trx, 'events', [
     {

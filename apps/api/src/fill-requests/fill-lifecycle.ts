@@ -3,7 +3,7 @@ import { ownerColumns, ownerOfRow } from '../db/ownership.js';
 import { existing, LifecycleError } from '../errors.js';
 import type { UnitOfWork } from '../events/unit-of-work.js';
 import type { PrescriptionService } from '../prescriptions/prescription-service.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso, recordToken } from '../tokens.js';
 import * as events from './fill-events.js';
 import { canceledItemsOf } from './fill-cancellation-repository.js';
 import type { FillRequestMedicationRow, FillRequestRepository, FillRequestRow } from './fill-request-repository.js';
@@ -43,7 +43,7 @@ function orderMedication(fill: FillRequestMedicationRow, rx: { medication_name: 
     rx_number: rx.rx_number,
     total_refills_allowed: rx.number_of_refills_allowed,
     prescription_token: fill.prescription_token,
-    medication_token: randomToken(),
+    medication_token: recordToken(),
     dispensed_ndc: rx.prescribed_ndc ?? '',
     remaining_refills: { total_remaining_refills: fill.refills_remaining, total_quantity_remaining: fill.quantity_remaining },
   };
@@ -77,7 +77,7 @@ export class FillLifecycle {
     const notOpen = () => new LifecycleError('NOT_PENDING', `Fill request ${token} is ${request.status}.`);
     if (request.status !== 'pending' && request.status !== 'triage') throw notOpen();
     const now = nowIso();
-    const orderToken = randomToken();
+    const orderToken = recordToken();
     // Marked first: the request's row is held from here, so a cancellation of some of its
     // items comes wholly before this dispense (and is read below) or after it (and is refused).
     if (!(await this.fillRequests.markFilled(token, orderToken, now, uow.trx))) throw notOpen();

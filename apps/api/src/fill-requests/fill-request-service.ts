@@ -11,7 +11,7 @@ import type { PatientService } from '../patients/patient-service.js';
 import type { PrescriptionRow } from '../prescriptions/prescription-repository.js';
 import type { PrescriptionService } from '../prescriptions/prescription-service.js';
 import type { ScheduledActions } from '../scheduled-fills/scheduled-actions.js';
-import { randomToken } from '../tokens.js';
+import { recordToken } from '../tokens.js';
 import type { CreatedAtOperator, FillRequestMedicationRow, FillRequestRepository, FillRequestRow } from './fill-request-repository.js';
 import { now as clockNow } from '../clock.js';
 import { acceptedSimulation } from '../events/sandbox-simulation.js';
@@ -201,7 +201,7 @@ export class FillRequestService {
     const { simulation, ...body } = input;
     const payload = { ...body, ...(status === 'scheduled' && simulation ? { simulation } : {}), shipping_method: shippingMethod };
     return {
-      token: randomToken(),
+      token: recordToken(),
       ...ownerColumns(owner),
       patient_token: patientToken,
       status,

@@ -5,7 +5,7 @@ import type { Db } from '../db/database.js';
 import { ownerColumns } from '../db/ownership.js';
 import { executeInserts } from '../db/transactor.js';
 import { notFound } from '../errors.js';
-import { randomToken } from '../tokens.js';
+import { recordToken } from '../tokens.js';
 import type { InsuranceRepository, InsuranceRow } from './insurance-repository.js';
 
 const INSURANCE_NOT_FOUND = 'Unable to find Insurance.';
@@ -48,7 +48,7 @@ export class InsuranceService {
     const tokens = plans.map((p) => {
       if (p.insurance_token) return p.insurance_token;
       const row: InsuranceRow = {
-        token: randomToken(),
+        token: recordToken(),
         ...ownerColumns(owner),
         patient_token: patientToken,
         cardholder_id: p.cardholder_id!,

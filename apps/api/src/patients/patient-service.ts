@@ -5,7 +5,7 @@ import { ownerColumns, visibleTo } from '../db/ownership.js';
 import { runSingleWrite, type Transactor } from '../db/transactor.js';
 import { ReadCache } from '../read-cache.js';
 import { invalidField, notFound, notOwner } from '../errors.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso, recordToken } from '../tokens.js';
 import { compactDate, isCalendarDate } from '../dates.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { identityKey, normalizeName } from './patient-identity.js';
@@ -72,7 +72,7 @@ export class PatientService {
     const now = nowIso();
     const species = input.species ?? 'Human';
     const guardian = input.guardian ?? null;
-    const token = randomToken();
+    const token = recordToken();
     const row: PatientRow = {
       token,
       ...ownerColumns(owner),

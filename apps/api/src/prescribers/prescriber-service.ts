@@ -3,7 +3,7 @@ import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { ownerColumns, visibleTo } from '../db/ownership.js';
 import { notFound } from '../errors.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso, recordToken } from '../tokens.js';
 import type { PrescriberRepository, PrescriberRow } from './prescriber-repository.js';
 
 const PRESCRIBER_NOT_FOUND = 'Unable to find Prescriber.';
@@ -23,7 +23,7 @@ export class PrescriberService {
   async record(trx: Db, owner: Owner, p: PrescriberDetails): Promise<string> {
     const now = nowIso();
     const row: PrescriberRow = {
-      token: randomToken(),
+      token: recordToken(),
       ...ownerColumns(owner),
       npi: p.npi,
       first_name: p.first_name,

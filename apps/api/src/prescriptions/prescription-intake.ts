@@ -5,7 +5,7 @@ import { LifecycleError } from '../errors.js';
 import { ownerColumns } from '../db/ownership.js';
 import type { UnitOfWork } from '../events/unit-of-work.js';
 import type { PatientService } from '../patients/patient-service.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso, recordToken } from '../tokens.js';
 import { notifyRx } from './prescription-events.js';
 import type { PrescriptionRepository, PrescriptionRow } from './prescription-repository.js';
 
@@ -70,7 +70,7 @@ function newPrescription(owner: Owner, patientToken: string, input: Prescription
   const expiration = new Date(written);
   expiration.setUTCFullYear(expiration.getUTCFullYear() + 1);
   return {
-    token: randomToken(),
+    token: recordToken(),
     ...ownerColumns(owner),
     patient_token: patientToken,
     rx_number: rxNumber(),

@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor } from '../pagination.js';
 import type { PatientService } from '../patients/patient-service.js';
 import type { PharmacyLocation, PharmacyLocationDirectory } from '../pharmacy-locations/pharmacy-location.js';
 import type { PrescriptionService } from '../prescriptions/prescription-service.js';
-import { randomToken } from '../tokens.js';
+import { recordToken } from '../tokens.js';
 import type { SameDayDeliveryRepository, SameDayDeliveryRow } from './same-day-delivery-repository.js';
 import { acceptedSimulation } from '../events/sandbox-simulation.js';
 
@@ -93,7 +93,7 @@ export class SameDayDeliveryService {
 
     const createdAt = now.toISOString();
     const row: SameDayDeliveryRow = {
-      token: randomToken(),
+      token: recordToken(),
       ...ownerColumns(owner),
       patient_token: patient.token,
       status: 'PENDING',

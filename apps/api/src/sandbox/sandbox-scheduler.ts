@@ -4,7 +4,7 @@ import { ownerColumns } from '../db/ownership.js';
 import { insertRows } from '../db/transactor.js';
 import type { SandboxSimulation } from '../events/sandbox-simulation.js';
 import type { LifecycleSubject, UnitOfWork } from '../events/unit-of-work.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso, recordToken } from '../tokens.js';
 
 /**
  * Schedules the sandbox's simulated pharmacy to carry a new transfer request, direct
@@ -24,7 +24,7 @@ export class SandboxScheduler {
     return [
       insertRows(uow.trx, 'sandbox_steps', [
         {
-          id: `sbx_${randomToken(20)}`,
+          id: `sbx_${recordToken(20)}`,
           ...ownerColumns(owner),
           subject,
           subject_token: subjectToken,

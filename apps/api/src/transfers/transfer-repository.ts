@@ -3,7 +3,7 @@ import { updatedOneRow, type Db } from '../db/database.js';
 import type { Compilable } from 'kysely';
 import { whereOwned } from '../db/ownership.js';
 import { insertRows, rowByKey } from '../db/transactor.js';
-import { randomToken } from '../tokens.js';
+import { recordToken } from '../tokens.js';
 import type {
   TransferMedicationsTable,
   TransferMessagesTable,
@@ -18,7 +18,7 @@ export type TransferMessageRow = TransferMessagesTable;
 /** A medication of a transfer request, pending until the pharmacy answers it. */
 export function newTransferMedication(transferToken: string, position: number, medicationName: string, now: string): TransferMedicationRow {
   return {
-    token: randomToken(),
+    token: recordToken(),
     transfer_token: transferToken,
     position,
     medication_name: medicationName,

@@ -7,7 +7,7 @@ import type { UnitsOfWork } from '../events/unit-of-work.js';
 import type { PatientService } from '../patients/patient-service.js';
 import type { PrescriptionService } from '../prescriptions/prescription-service.js';
 import type { PrescriptionsTable } from '../prescriptions/prescription-tables.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso, recordToken } from '../tokens.js';
 import {
   newTransferMedication,
   type TransferMedicationRow,
@@ -50,7 +50,7 @@ export class TransferService {
     const patient = await this.patients.get(owner, input.patient_token);
     const now = nowIso();
     const transfer: TransferRow = {
-      token: randomToken(),
+      token: recordToken(),
       ...ownerColumns(owner),
       patient_token: patient.token,
       status: 'pending',

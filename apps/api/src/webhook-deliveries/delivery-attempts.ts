@@ -1,6 +1,6 @@
 import type { Owner } from '../auth/principal.js';
 import { ownerColumns } from '../db/ownership.js';
-import { randomToken } from '../tokens.js';
+import { recordToken } from '../tokens.js';
 import type { WebhookResult } from '../webhook-endpoints/webhook-sender.js';
 import type { DeliveryAttemptRepository, DeliveryAttemptRow } from './delivery-attempt-repository.js';
 import type { AttemptErrorKind } from './delivery-attempt-tables.js';
@@ -33,7 +33,7 @@ export interface MeasuredAttempt {
 /** The row that records an attempt. */
 export function attemptRow(a: MeasuredAttempt): DeliveryAttemptRow {
   return {
-    id: `att_${randomToken(20)}`,
+    id: `att_${recordToken(20)}`,
     event_id: a.eventId,
     ...ownerColumns(a.owner),
     attempt: a.attempt,

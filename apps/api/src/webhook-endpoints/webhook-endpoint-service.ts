@@ -6,7 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { ownerColumns } from '../db/ownership.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import { invalidField, notFound } from '../errors.js';
-import { nowIso, randomToken } from '../tokens.js';
+import { nowIso, recordToken } from '../tokens.js';
 import { RefusedAddressError, type AddressPolicy } from './url-policy.js';
 import { ENABLED, type WebhookEndpointRepository, type WebhookEndpointRow } from './webhook-endpoint-repository.js';
 import { webhookEndpointSealedColumns, type WebhookEndpointStatus } from './webhook-endpoint-tables.js';
@@ -135,7 +135,7 @@ export class WebhookEndpointService {
     if (!event) throw invalidField('callback_type', `must be one of [${this.testEvents.types().join(', ')}]`);
     const target = await this.target(owner);
     if (!target) throw notFound(NOT_FOUND);
-    const webhookId = `msg_${randomToken(24)}`;
+    const webhookId = `msg_${recordToken()}`;
     return { ...(await this.send(owner, target, webhookId, JSON.stringify(event))), webhookId, callbackType };
   }
 
