@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupCommitTransactor } from '../src/db/group-commit.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -45,5 +46,20 @@ describe.runIf(embedded)('group commit on the embedded database', () => {
     expect(values).toEqual(Array.from({ length: 40 }, (_, i) => i * 2));
     const count = await database.handle.db.selectFrom('customers').select((eb) => eb.fn.countAll().as('n')).where('id', 'like', 'bulk%').executeTakeFirst();
     expect(Number(count?.n)).toBe(40);
+  });
+  it("keeps a statement's undo journal in memory, and a statement that fails half-way inside a batch changes nothing", async () => {
+    // temp_store = MEMORY (2): the journal that undoes one statement inside a unit's savepoint
+    // is not a temporary file made and deleted for each such statement.
+    const { rows } = await sql<{ temp_store: number }>`pragma temp_store`.execute(database.handle.db);
+    expect(rows[0]!.temp_store).toBe(2);
+    const results = await Promise.allSettled([
+      transactor.run((trx) => trx.insertInto('customers').values([customer('m1'), customer('m2')]).execute()),
+      // Its third row is refused after two were written: the statement is undone whole.
+      transactor.run((trx) => trx.insertInto('customers').values([customer('m3'), customer('m4'), customer('m1')]).execute()),
+      transactor.run((trx) => trx.insertInto('customers').values([customer('m5'), customer('m6')]).execute()),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const ids = (await database.handle.db.selectFrom('customers').select('id').where('id', 'like', 'm%').orderBy('id').execute()).map((r) => r.id);
+    expect(ids).toEqual(['m1', 'm2', 'm5', 'm6']);
   });
 });

@@ -168,6 +168,10 @@ export function openDatabase(url: string, postgres: Partial<PostgresConfig> = {}
   sqlite.exec('pragma journal_mode = WAL');
   sqlite.exec('pragma synchronous = FULL');
   sqlite.exec('pragma foreign_keys = ON');
+  // The undo journal of a statement inside a savepoint (every unit of a group commit runs in
+  // one) in memory, not a temporary file made, written and deleted for that one statement: it
+  // is read only to roll the statement back, never to recover after a crash (the WAL is).
+  sqlite.exec('pragma temp_store = MEMORY');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: new StatementCache(sqlite) as never }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
