@@ -126,7 +126,8 @@ export interface paths {
          *
          *     The answer carries an `ETag` that changes whenever the document does. A client that
          *     polls it sends that tag back as `If-None-Match` and gets `304`, with no body, while
-         *     the document is unchanged.
+         *     the document is unchanged. A client whose `Accept-Encoding` names `gzip` gets it
+         *     gzip-compressed (`Content-Encoding: gzip`, about a seventh of its size).
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -9518,6 +9519,14 @@ export interface components {
          */
         IfNoneMatch: string;
         /**
+         * @description The content codings your client can decode (RFC 9110, section 12.5.3). When it names
+         *     `gzip` (or `*`) with a non-zero weight, the document is sent gzip-compressed, about a
+         *     seventh of its size, with `Content-Encoding: gzip`. Most HTTP clients send this header
+         *     and decode the answer by themselves.
+         * @example gzip, deflate, br
+         */
+        AcceptEncoding: string;
+        /**
          * @description The prescription's `prescription_token`, as carried by its `NOTIFY_RX` event or the patient's prescription list.
          * @example rx9Qw2Er4Ty6Ui8Op0As2Df4
          */
@@ -10367,6 +10376,14 @@ export interface operations {
                  * @example "sha256-3q2-7wQ5mQb0mH8xYl7t1Q"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description The content codings your client can decode (RFC 9110, section 12.5.3). When it names
+                 *     `gzip` (or `*`) with a non-zero weight, the document is sent gzip-compressed, about a
+                 *     seventh of its size, with `Content-Encoding: gzip`. Most HTTP clients send this header
+                 *     and decode the answer by themselves.
+                 * @example gzip, deflate, br
+                 */
+                "Accept-Encoding"?: components["parameters"]["AcceptEncoding"];
             };
             path?: never;
             cookie?: never;
@@ -10376,8 +10393,15 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
-                    /** @description The document's version (a strong entity tag of its SHA-256). */
+                    /**
+                     * @description The document's version (a strong entity tag of its SHA-256); the gzip-compressed
+                     *     answer's tag ends in `-gzip`. `If-None-Match` may name either.
+                     */
                     ETag?: string;
+                    /** @description `gzip` when the request's `Accept-Encoding` accepts it; absent otherwise. */
+                    "Content-Encoding"?: "gzip";
+                    /** @description `Accept-Encoding`: the answer depends on it. */
+                    Vary?: string;
                     /** @description `no-cache`: a cache may keep the document but asks again (with `If-None-Match`) before using it. */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
@@ -10391,6 +10415,8 @@ export interface operations {
                 headers: {
                     /** @description The document's version, as on the `200` answer. */
                     ETag?: string;
+                    /** @description `Accept-Encoding`, as on the `200` answer. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;

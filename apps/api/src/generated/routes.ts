@@ -4372,6 +4372,12 @@ export const routes: readonly RouteDefinition<OperationId>[] = [
           "minLength": 1,
           "maxLength": 1000,
           "x-expected": "one or more entity tags (\"...\", W/\"...\"), comma-separated, or *"
+        },
+        "Accept-Encoding": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 1000,
+          "x-expected": "content codings with optional weights, comma-separated, e.g. gzip, deflate, br;q=0.5"
         }
       },
       "required": []
