@@ -10398,8 +10398,6 @@ export interface operations {
                      *     answer's tag ends in `-gzip`. `If-None-Match` may name either.
                      */
                     ETag?: string;
-                    /** @description `gzip` when the request's `Accept-Encoding` accepts it; absent otherwise. */
-                    "Content-Encoding"?: "gzip";
                     /** @description `Accept-Encoding`: the answer depends on it. */
                     Vary?: string;
                     /** @description `no-cache`: a cache may keep the document but asks again (with `If-None-Match`) before using it. */
