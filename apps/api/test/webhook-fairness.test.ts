@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Owner } from '../src/auth/principal.js';
+import { JobClaims, type GroupCap } from '../src/db/job-claims.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { recordEvents, startReceiver, TEST_SECRETS_KEY, type Receiver } from './support/webhook-receiver.js';
 
@@ -74,6 +75,54 @@ describe('fair delivery across endpoints', () => {
     // The dead endpoint holds no more than its cap of this process's slots.
     expect(dead.received).toHaveLength(4);
   }, 120_000);
+});
+
+describe('a lane that stays full', () => {
+  it('is looked past once, not at every wake-up, and another endpoint is still served', async () => {
+    const other = await startTestApp({ SECRETS_KEY: TEST_SECRETS_KEY, WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_ENDPOINT_CONCURRENCY: '2', WEBHOOK_RETRY_SCHEDULE: '0,1h' });
+    const hanging = await startReceiver(() => 'hang');
+    const answering = await startReceiver();
+    const db = other.database.handle.db;
+    const delivery = other.app.services.webhookDelivery;
+    const looks = vi.spyOn(JobClaims.prototype, 'claim');
+    try {
+      const flooding = await other.customer();
+      const flooded = { customerId: flooding.customer_id, environment: 'sandbox' as const };
+      await other.app.services.webhookEndpoints.set(flooded, hanging.url, 'test');
+      await recordEvents(db, flooded, 200);
+      delivery.notify();
+      // Its lane is full: two requests hang, two more events wait for them.
+      await hanging.waitFor(2);
+      const claimedAhead = () => db.selectFrom('events').select('id').where('locked_until', 'is not', null).execute();
+      for (const deadline = Date.now() + 5000; (await claimedAhead()).length < 4 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+
+      // Every recorded event wakes the worker; reading past the lane's 196 due events each time
+      // would cost the process a scan per event recorded.
+      looks.mockClear();
+      for (let i = 0; i < 50; i++) await delivery.tick();
+      const pastFullLooks = looks.mock.calls.filter(([jobs, , , cap]) => {
+        const c = cap as GroupCap<'events'> | undefined;
+        return jobs.table === 'events' && c !== undefined && c.pastFull !== false && [...c.held.values()].some((n) => n >= c.max);
+      });
+      expect(pastFullLooks.length).toBeLessThanOrEqual(2);
+
+      // Another endpoint's events still go out at once.
+      const served = await other.customer();
+      const owner = { customerId: served.customer_id, environment: 'sandbox' as const };
+      await other.app.services.webhookEndpoints.set(owner, answering.url, 'test');
+      const started = Date.now();
+      await recordEvents(db, owner, 5);
+      delivery.notify();
+      await answering.waitFor(5, 5000);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(hanging.received).toHaveLength(2);
+    } finally {
+      looks.mockRestore();
+      await hanging.close();
+      await answering.close();
+      await other.close();
+    }
+  }, 30_000);
 });
 
 describe('stopping the process', () => {

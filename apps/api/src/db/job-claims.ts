@@ -29,6 +29,12 @@ export interface GroupCap<T extends JobTableName> {
   max: number;
   /** How many rows of each group the claimant holds now, by `groupKey`. */
   held: ReadonlyMap<string, number>;
+  /**
+   * Whether to look past the rows of groups at the cap for other groups' rows (the default).
+   * That reads past their whole backlog; with false, the claim reads only the earliest due
+   * rows, whatever their group, and takes those of groups with room.
+   */
+  pastFull?: boolean;
 }
 
 /** The key of a row's group in `GroupCap.held`: its values of the cap's columns. */
@@ -79,7 +85,7 @@ export class JobClaims {
         .where(stateColumn, 'in', jobs.state.values)
         .where(dueAt, '<=', nowIso)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', nowIso)]));
-      const full = cap ? [...held].filter(([, n]) => n >= cap.max).map(([key]) => JSON.parse(key) as unknown[]) : [];
+      const full = cap && cap.pastFull !== false ? [...held].filter(([, n]) => n >= cap.max).map(([key]) => JSON.parse(key) as unknown[]) : [];
       if (full.length > 0) {
         query = query.where((eb) => eb.not(eb.or(full.map((values) => eb.and(groupColumns.map((column, i) => eb(column, '=', values[i])))))));
       }
@@ -96,7 +102,7 @@ export class JobClaims {
           const candidates = await due(trx as Kysely<any>, limit - admitted.length).execute();
           const fit = withinCap(candidates, cap, held);
           admitted.push(...fit);
-          if (fit.length === candidates.length || admitted.length >= limit) break;
+          if (fit.length === candidates.length || admitted.length >= limit || cap.pastFull === false) break;
         }
         if (admitted.length === 0) return [];
         ids = admitted;

@@ -13,6 +13,14 @@ import { now as clockNow, nowMs } from '../clock.js';
 
 /** How long past its longest possible wait and request a claim is kept before another worker may take the event again. */
 const LOCK_MARGIN_MS = 30_000;
+/**
+ * After a claim found nothing due outside the lanes it left full, the next claim waits this
+ * many times what that one took (at least MIN_LOOK_AGAIN_MS), unless one of those lanes has
+ * room again: finding another endpoint's events means reading past the full lanes' whole
+ * backlog, and every recorded event wakes the worker.
+ */
+const LOOK_AGAIN_FACTOR = 10;
+const MIN_LOOK_AGAIN_MS = 5;
 
 /** What came of a claimed event: the outcome to record, and the attempt (with its record) when one was made. */
 interface Attempted {
@@ -45,6 +53,8 @@ export class WebhookDeliveryService {
   private readonly lanes: EndpointLanes<Claimed>;
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = Infinity;
+  /** What the last claim found: nothing due outside these lanes (full after it), until `until` (clock ms). */
+  private onlyDue: { lanes: string[]; until: number } | undefined;
   /** Set by the worker loop: runs the next tick now. */
   onWake: () => void = () => {};
 
@@ -75,7 +85,15 @@ export class WebhookDeliveryService {
   async tick(): Promise<number> {
     while (this.lanes.size >= this.lanes.capacity && this.inFlight.size > 0) await Promise.race(this.inFlight);
     const room = this.lanes.capacity - this.lanes.size;
-    const cap = { columns: ENDPOINT_COLUMNS, max: this.lanes.laneCapacity, held: this.lanes.claimView() };
+    const startedAt = nowMs();
+    const recent = this.onlyDue && startedAt < this.onlyDue.until ? this.onlyDue : undefined;
+    // Past the full lanes only when the last look is not recent: that look reads their backlog.
+    const cap = { columns: ENDPOINT_COLUMNS, max: this.lanes.laneCapacity, held: this.lanes.claimView(), pastFull: !recent };
+    if (recent && recent.lanes.every((lane) => (cap.held.get(lane) ?? 0) >= cap.max)) {
+      // Those lanes are still full, and nothing else was due a moment ago.
+      this.wakeIn(recent.until - startedAt);
+      return 0;
+    }
     // A claimed event may wait for one request of its endpoint before its own: its claim covers both.
     const leaseMs = 2 * this.config.timeoutMs + LOCK_MARGIN_MS;
     const claimed = (await this.jobs.claim(DELIVERIES, room, leaseMs, cap)) as ClaimedEvent[];
@@ -84,6 +102,15 @@ export class WebhookDeliveryService {
       const endpoint = groupKey(ENDPOINT_COLUMNS, event);
       if (!targets.has(endpoint)) targets.set(endpoint, this.endpoints.target(ownerOfRow(event)));
       this.lanes.add(endpoint, { event, target: targets.get(endpoint)! });
+    }
+    if (!recent) {
+      this.onlyDue = undefined;
+      if (claimed.length < room) {
+        // Nothing more is due outside the lanes now full: remember them, if any, for a while.
+        const full = [...this.lanes.claimView()].flatMap(([lane, holds]) => (holds >= cap.max ? [lane] : []));
+        const finishedAt = nowMs();
+        if (full.length > 0) this.onlyDue = { lanes: full, until: finishedAt + Math.max(MIN_LOOK_AGAIN_MS, LOOK_AGAIN_FACTOR * (finishedAt - startedAt)) };
+      }
     }
     this.startWaiting();
     return claimed.length > 0 && claimed.length === room ? claimed.length : 0;
