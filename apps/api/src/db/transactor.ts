@@ -16,6 +16,8 @@ import {
 } from 'kysely';
 import type { Database, DatabaseHandle, Db } from './database.js';
 import { GroupCommitTransactor } from './group-commit.js';
+import { gatheredRowByKey } from './key-reads.js';
+import { gathers } from './turn-gathering.js';
 
 /**
  * Runs a unit of work atomically: every write in `work` commits together or not at all.
@@ -117,6 +119,10 @@ class CaptureAdapter extends PostgresAdapter {}
  * once per table and column (`reuseCompiled`), as the hot reads by token or id are.
  */
 export async function rowByKey<T extends keyof Database & string>(db: Db, table: T, column: string, value: string | number): Promise<Selectable<Database[T]> | undefined> {
+  // On PostgreSQL outside a transaction, the point reads of concurrent requests are gathered (key-reads.ts).
+  if (typeof value === 'string' && gathers(db)) {
+    return (await gatheredRowByKey(db, table, column, value)) as Selectable<Database[T]> | undefined;
+  }
   const query = reuseCompiled(db, `rowByKey:${table}:${column}`, [value], () => (db as unknown as Kysely<Record<string, Record<string, unknown>>>).selectFrom(table).selectAll().where(column, '=', value));
   return (await db.executeQuery<Selectable<Database[T]>>(query)).rows[0];
 }
