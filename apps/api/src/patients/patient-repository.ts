@@ -1,7 +1,8 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
-import { reuseCompiled, rowByKey } from '../db/transactor.js';
+import { insertUnlessConflict } from '../db/gathered-inserts.js';
+import { rowByKey } from '../db/transactor.js';
 import type { PatientsTable } from './patient-tables.js';
 
 export type PatientRow = PatientsTable;
@@ -19,24 +20,19 @@ interface PatientQuery {
   species?: string;
 }
 
+/** The columns no two patients of an owner share: their identity (`match_key`, patient-identity.ts). */
+const PATIENT_IDENTITY = ['customer_id', 'environment', 'match_key'] as const;
+
 export class PatientRepository {
   constructor(private readonly db: Db) {}
 
   /**
    * Inserts unless a patient with the same identity exists; answers the token that stands.
-   * The insert returns the new token, so only a conflict costs the second round trip.
+   * Only a conflict costs a second round trip. On PostgreSQL the creates of concurrent
+   * requests share one statement (`insertUnlessConflict`).
    */
   async insertOrGetToken(owner: Owner, row: PatientRow, trx: Db = this.db): Promise<string> {
-    // Compiled once per shape of row (the hot path of PUT /v1/patient).
-    const insert = reuseCompiled(trx, `patients.insertOrGetToken:${Object.keys(row).join(',')}`, Object.values(row), () =>
-      trx
-        .insertInto('patients')
-        .values(row)
-        .onConflict((oc) => oc.columns(['customer_id', 'environment', 'match_key']).doNothing())
-        .returning('token'),
-    );
-    const inserted = (await trx.executeQuery<{ token: string }>(insert)).rows[0];
-    if (inserted) return inserted.token;
+    if (await insertUnlessConflict(trx, 'patients', PATIENT_IDENTITY, 'token', row as never)) return row.token;
     const existing = await trx
       .selectFrom('patients')
       .select('token')

@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely';
+import type { Db } from './database.js';
+import { reuseCompiled } from './transactor.js';
+import { gatherThisTurn, gathers } from './turn-gathering.js';
+
+type Row = Record<string, unknown>;
+
+interface Waiter {
+  row: Row;
+  resolve: (inserted: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
+/** PostgreSQL takes at most 65,535 parameters a statement: gatherings are sent in parts of this many rows at most. */
+const MAX_ROWS = 500;
+
+/**
+ * Inserts `row` into `table` unless it conflicts with a stored row on the unique columns
+ * `conflict` (`on conflict do nothing`); answers whether it was inserted. `key` is a
+ * column whose value tells the rows apart (the record's token).
+ *
+ * On PostgreSQL outside a transaction (`gathers`), the rows of one table and shape that
+ * requests insert in one turn of the event loop are sent as one statement: one round trip
+ * and one commit for them all, as durable as one each (each caller hears back after that
+ * commit). Two rows of the gathering that conflict with each other: the first is inserted.
+ * When the gathered statement fails (a row PostgreSQL refuses), each row is sent alone, so
+ * only that row's caller gets the error.
+ */
+export function insertUnlessConflict(db: Db, table: string, conflict: readonly string[], key: string, row: Row): Promise<boolean> {
+  if (!gathers(db)) return insertRows(db, table, conflict, key, [row]).then((inserted) => inserted.size === 1);
+  return new Promise((resolve, reject) =>
+    gatherThisTurn<Waiter>(db, `insertUnlessConflict:${table}:${Object.keys(row).join(',')}`, { row, resolve, reject }, (waiters) => {
+      for (let i = 0; i < waiters.length; i += MAX_ROWS) void send(db, table, conflict, key, waiters.slice(i, i + MAX_ROWS));
+    }),
+  );
+}
+
+async function send(db: Db, table: string, conflict: readonly string[], key: string, waiters: Waiter[]): Promise<void> {
+  let inserted: Set<unknown>;
+  try {
+    inserted = await insertRows(db, table, conflict, key, waiters.map((waiter) => waiter.row));
+  } catch (error) {
+    if (waiters.length === 1) waiters[0]!.reject(error);
+    else await Promise.all(waiters.map((waiter) => send(db, table, conflict, key, [waiter])));
+    return;
+  }
+  for (const waiter of waiters) waiter.resolve(inserted.has(waiter.row[key]));
+}
+
+/** One statement inserting `rows` (of one shape), skipping those in conflict: the keys of the rows inserted. */
+async function insertRows(db: Db, table: string, conflict: readonly string[], key: string, rows: Row[]): Promise<Set<unknown>> {
+  const columns = Object.keys(rows[0]!);
+  const parameters: unknown[] = [];
+  for (const row of rows) for (const column of columns) parameters.push(row[column]);
+  const query = reuseCompiled(db, `insertUnlessConflict:${table}:${rows.length}:${columns.join(',')}`, parameters, () =>
+    (db as unknown as Kysely<Record<string, Row>>)
+      .insertInto(table)
+      .values(rows)
+      .onConflict((oc) => oc.columns(conflict as string[]).doNothing())
+      .returning(key),
+  );
+  const result = await db.executeQuery<Row>(query);
+  return new Set(result.rows.map((inserted) => inserted[key]));
+}

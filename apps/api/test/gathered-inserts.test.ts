@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertUnlessConflict } from '../src/db/gathered-inserts.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+import { statementsSent } from './support/sent-statements.js';
+
+/**
+ * Inserts that skip a conflicting row (`insertUnlessConflict`, db/gathered-inserts.ts): on
+ * PostgreSQL outside a transaction, the rows concurrent requests insert in one turn of the
+ * event loop go as one statement, and each caller still hears whether its own row went in.
+ */
+const postgres = process.env.TEST_DATABASE === 'postgres';
+
+describe('inserts unless in conflict', () => {
+  let database: TestDatabase;
+  const insert = (token: string, identity: string, size = 1, db = database.handle.db) => insertUnlessConflict(db, 'probes', ['owner', 'identity'], 'token', { token, owner: 'o', identity, size });
+  const stored = async () =>
+    (await sql<{ token: string; identity: string }>`select token, identity from probes order by token`.execute(database.handle.db)).rows.map((row) => `${row.token}:${row.identity}`);
+  beforeEach(async () => {
+    database = await createTestDatabase({ migrate: false });
+    await sql`create table probes (token text primary key, owner text not null, identity text not null, size integer not null check (size > 0), unique (owner, identity))`.execute(database.handle.db);
+    await sql`insert into probes (token, owner, identity, size) values ('t0', 'o', 'stored', 1)`.execute(database.handle.db);
+  });
+  afterEach(async () => {
+    await database?.dispose();
+  });
+
+  it('tells each of many concurrent inserts whether its row went in: a conflict with a stored row, or with an earlier row of the same turn, is skipped', async () => {
+    const { result, sent } = await statementsSent('probes', () =>
+      Promise.all([insert('t1', 'a'), insert('t2', 'stored'), insert('t3', 'b'), insert('t4', 'a'), insert('t5', 'c')]),
+    );
+    expect(result).toEqual([true, false, true, false, true]);
+    expect(await stored()).toEqual(['t0:stored', 't1:a', 't3:b', 't5:c']);
+    // PostgreSQL: the five as one statement.
+    if (postgres) expect(sent.map((text) => text.replace(/\(\$\d+, \$\d+, \$\d+, \$\d+\)/g, 'R'))).toEqual(['insert into "probes" ("token", "owner", "identity", "size") values R, R, R, R, R on conflict ("owner", "identity") do nothing returning "token"']);
+  });
+
+  it('gives the error of a row the database refuses to its caller only: the others are inserted', async () => {
+    const { result, sent } = await statementsSent('probes', () => Promise.allSettled([insert('t1', 'a'), insert('t2', 'b', 0), insert('t3', 'c')]));
+    expect(result[0]).toEqual({ status: 'fulfilled', value: true });
+    expect(result[1]!.status).toBe('rejected');
+    expect(String((result[1] as PromiseRejectedResult).reason)).toMatch(/check/i);
+    expect(result[2]).toEqual({ status: 'fulfilled', value: true });
+    expect(await stored()).toEqual(['t0:stored', 't1:a', 't3:c']);
+    // PostgreSQL: the gathered statement, then each row alone.
+    if (postgres) expect(sent.length).toBe(4);
+  });
+
+  it('inserts inside a transaction in that transaction, alone: rolled back with it', async () => {
+    const { result, sent } = await statementsSent('probes', () =>
+      database.handle.db
+        .transaction()
+        .execute(async (trx) => {
+          expect(await Promise.all([insert('t1', 'a', 1, trx), insert('t2', 'stored', 1, trx)])).toEqual([true, false]);
+          throw new Error('undo');
+        })
+        .catch((error: Error) => error.message),
+    );
+    expect(result).toBe('undo');
+    expect(await stored()).toEqual(['t0:stored']);
+    if (postgres) expect(sent.length).toBe(2);
+  });
+});
