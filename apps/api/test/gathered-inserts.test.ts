@@ -35,6 +35,14 @@ describe('inserts unless in conflict', () => {
     if (postgres) expect(sent.map((text) => text.replace(/\(\$\d+, \$\d+, \$\d+, \$\d+\)/g, 'R'))).toEqual(['insert into "probes" ("token", "owner", "identity", "size") values R, R, R, R, R on conflict ("owner", "identity") do nothing returning "token"']);
   });
 
+  it.runIf(postgres)('sends a gathering in the order of the rows\' conflicting columns, so two statements in flight meet their common rows in one order', async () => {
+    const { result, parameters } = await statementsSent('probes', () => Promise.all([insert('t1', 'c'), insert('t2', 'a'), insert('t3', 'b'), insert('t4', 'a')]));
+    // Of the two rows of identity `a`, the one that came first is inserted.
+    expect(result).toEqual([true, true, true, false]);
+    expect(parameters).toHaveLength(1);
+    expect(parameters[0]!.filter((_, i) => i % 4 === 0)).toEqual(['t2', 't4', 't3', 't1']);
+  });
+
   it('gives the error of a row the database refuses to its caller only: the others are inserted', async () => {
     const { result, sent } = await statementsSent('probes', () => Promise.allSettled([insert('t1', 'a'), insert('t2', 'b', 0), insert('t3', 'c')]));
     expect(result[0]).toEqual({ status: 'fulfilled', value: true });

@@ -25,14 +25,28 @@ const MAX_ROWS = 500;
  * commit). Two rows of the gathering that conflict with each other: the first is inserted.
  * When the gathered statement fails (a row PostgreSQL refuses), each row is sent alone, so
  * only that row's caller gets the error.
+ *
+ * A statement inserting a row waits for another in flight that inserts a row of the same
+ * `conflict` values, until that one commits; two statements waiting so for each other in
+ * opposite orders would deadlock (PostgreSQL would end one after a second). So a gathering's
+ * rows go in the order of their `conflict` values: any two statements meet their common
+ * rows in the same order.
  */
 export function insertUnlessConflict(db: Db, table: string, conflict: readonly string[], key: string, row: Row): Promise<boolean> {
   if (!gathers(db)) return insertRows(db, table, conflict, key, [row]).then((inserted) => inserted.size === 1);
   return new Promise((resolve, reject) =>
     gatherThisTurn<Waiter>(db, `insertUnlessConflict:${table}:${Object.keys(row).join(',')}`, { row, resolve, reject }, (waiters) => {
-      for (let i = 0; i < waiters.length; i += MAX_ROWS) void send(db, table, conflict, key, waiters.slice(i, i + MAX_ROWS));
+      const ordered = inConflictOrder(waiters, conflict);
+      for (let i = 0; i < ordered.length; i += MAX_ROWS) void send(db, table, conflict, key, ordered.slice(i, i + MAX_ROWS));
     }),
   );
+}
+
+/** The waiters ordered by their rows' `conflict` values (stable: equal values keep the order they came in). */
+function inConflictOrder(waiters: Waiter[], conflict: readonly string[]): Waiter[] {
+  if (waiters.length === 1) return waiters;
+  const keyed = waiters.map((waiter) => ({ waiter, value: JSON.stringify(conflict.map((column) => waiter.row[column])) }));
+  return keyed.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)).map(({ waiter }) => waiter);
 }
 
 async function send(db: Db, table: string, conflict: readonly string[], key: string, waiters: Waiter[]): Promise<void> {
