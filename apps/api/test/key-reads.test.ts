@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rowByKey } from '../src/db/transactor.js';
+import { rowByKey, rowsByKeys } from '../src/db/transactor.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { statementsSent } from './support/sent-statements.js';
 
 /**
- * Point reads by key (`rowByKey`): on PostgreSQL, outside a transaction, the reads that
+ * Reads by key (`rowByKey`, `rowsByKeys`): on PostgreSQL, outside a transaction, the reads that
  * concurrent requests ask for in one turn of the event loop are sent as one statement
  * (db/key-reads.ts); each still gets its own row. On the embedded database each is read alone.
  */
@@ -29,6 +29,17 @@ describe('point reads by key', () => {
     expect(result).toEqual(wanted.map((token) => (token === 'missing' ? undefined : { token, a: `row ${token.slice(1)}` })));
     // PostgreSQL: one statement for the ten reads.
     if (postgres) expect(sent).toEqual(['select * from "probes" where "token" = any($1)']);
+  });
+
+  it('gives reads of several keys, gathered with point reads, the rows of their own keys, each once', async () => {
+    const rows = (values: string[]) => rowsByKeys(database.handle.db, 'probes' as never, 'token', values) as Promise<{ token: string }[]>;
+    const { result, sent } = await statementsSent('probes', () => Promise.all([rows(['t1', 't2', 't1']), rows(['t2', 'missing']), read('t3'), rows([])]));
+    expect(result.map((found) => (Array.isArray(found) ? found.map((row) => row.token) : found?.token))).toEqual([['t1', 't2'], ['t2'], 't3', []]);
+    if (postgres) expect(sent).toEqual(['select * from "probes" where "token" = any($1)']);
+    // Alone, a read of several keys is one statement too.
+    const alone = await statementsSent('probes', () => rows(['t6', 't5']));
+    expect(alone.result.map((row) => row.token).sort()).toEqual(['t5', 't6']);
+    if (postgres) expect(alone.sent).toEqual(['select * from "probes" where "token" = any($1)']);
   });
 
   it('sends a read alone as a plain point read', async () => {

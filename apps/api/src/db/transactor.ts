@@ -16,7 +16,7 @@ import {
 } from 'kysely';
 import type { Database, DatabaseHandle, Db } from './database.js';
 import { GroupCommitTransactor } from './group-commit.js';
-import { gatheredRowByKey } from './key-reads.js';
+import { gatheredRowsByKeys } from './key-reads.js';
 import { gathers } from './turn-gathering.js';
 
 /**
@@ -116,15 +116,24 @@ class CaptureAdapter extends PostgresAdapter {}
 
 /**
  * The row of `table` whose `column` (its key) is `value`, or undefined: a point read, compiled
- * once per table and column (`reuseCompiled`), as the hot reads by token or id are.
+ * once per table and column (`reuseCompiled`), as the hot reads by token or id are. On
+ * PostgreSQL outside a transaction, the reads of concurrent requests are gathered (key-reads.ts).
  */
 export async function rowByKey<T extends keyof Database & string>(db: Db, table: T, column: string, value: string | number): Promise<Selectable<Database[T]> | undefined> {
-  // On PostgreSQL outside a transaction, the point reads of concurrent requests are gathered (key-reads.ts).
-  if (typeof value === 'string' && gathers(db)) {
-    return (await gatheredRowByKey(db, table, column, value)) as Selectable<Database[T]> | undefined;
-  }
+  if (typeof value === 'string' && gathers(db)) return (await gatheredRowsByKeys(db, table, column, [value]))[0] as Selectable<Database[T]> | undefined;
   const query = reuseCompiled(db, `rowByKey:${table}:${column}`, [value], () => (db as unknown as Kysely<Record<string, Record<string, unknown>>>).selectFrom(table).selectAll().where(column, '=', value));
   return (await db.executeQuery<Selectable<Database[T]>>(query)).rows[0];
+}
+
+/**
+ * The rows of `table` whose `column` (its key) is one of `values`, each once: compiled once
+ * per table, column and count of values; gathered like `rowByKey`.
+ */
+export async function rowsByKeys<T extends keyof Database & string>(db: Db, table: T, column: string, values: readonly string[]): Promise<Selectable<Database[T]>[]> {
+  if (!values.length) return [];
+  if (gathers(db)) return (await gatheredRowsByKeys(db, table, column, values)) as Selectable<Database[T]>[];
+  const query = reuseCompiled(db, `rowsByKeys:${table}:${column}:${values.length}`, values, () => (db as unknown as Kysely<Record<string, Record<string, unknown>>>).selectFrom(table).selectAll().where(column, 'in', values));
+  return (await db.executeQuery<Selectable<Database[T]>>(query)).rows;
 }
 
 /** Whether `db` speaks PostgreSQL (whose statements can combine several inserts). */

@@ -1,5 +1,5 @@
 import { updatedOneRow, type Db } from '../db/database.js';
-import { reuseCompiled, rowByKey } from '../db/transactor.js';
+import { reuseCompiled, rowByKey, rowsByKeys } from '../db/transactor.js';
 import type { Fill } from './fillable.js';
 import type { PrescriptionsTable } from './prescription-tables.js';
 
@@ -19,9 +19,7 @@ export class PrescriptionRepository {
 
   /** Prescriptions by token, in one query, in any customer's records (ownership is the caller's concern). */
   async findMany(tokens: readonly string[], trx: Db = this.db): Promise<PrescriptionRow[]> {
-    if (!tokens.length) return [];
-    const query = reuseCompiled(trx, `prescriptions.findMany:${tokens.length}`, tokens, () => trx.selectFrom('prescriptions').selectAll().where('token', 'in', tokens));
-    return (await trx.executeQuery<PrescriptionRow>(query)).rows;
+    return rowsByKeys(trx, 'prescriptions', 'token', tokens);
   }
 
   /** A patient's prescriptions, newest first. */
