@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { isPostgresUrl } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { randomToken } from '../src/tokens.js';
 
@@ -10,7 +11,9 @@ import { randomToken } from '../src/tokens.js';
  * media in the bench's folder, one token and media signing key for every process
  * (PostgreSQL needs them set; see the README's TOKEN_SIGNING_KEY), and refills never held
  * (EARLY_REFILL_TOLERANCE=1): the benches fill the same prescriptions again and again, and
- * a refill held until its early-refill date is stored but starts nothing.
+ * a refill held until its early-refill date is stored but starts nothing. On PostgreSQL also
+ * a SECRETS_KEY: no key is kept beside a file there, and without one every operation that
+ * seals a secret (webhook endpoints, accounts) would answer 500 (config.ts: SECRETS_KEY).
  */
 export function benchServiceEnv(dataDir: string, databaseUrl: string): Record<string, string> {
   return {
@@ -22,6 +25,7 @@ export function benchServiceEnv(dataDir: string, databaseUrl: string): Record<st
     MEDIA_DIR: join(dataDir, 'media'),
     MEDIA_SIGNING_KEY: process.env.MEDIA_SIGNING_KEY ?? randomBytes(32).toString('base64'),
     EARLY_REFILL_TOLERANCE: '1',
+    ...(isPostgresUrl(databaseUrl) ? { SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString('base64') } : {}),
   };
 }
 

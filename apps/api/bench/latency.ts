@@ -14,7 +14,6 @@
  *   BENCH_DURATION=5 pnpm bench:latency
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test pnpm bench:latency
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -52,12 +51,7 @@ async function main(): Promise<void> {
   let bare: Started | undefined;
   const loadBefore = load();
   try {
-    const env = {
-      ...benchServiceEnv(dataDir, databaseUrl),
-      ...LOAD_ENV,
-      // PostgreSQL keeps no generated key beside a file (config.ts: SECRETS_KEY).
-      ...(postgres ? { SECRETS_KEY: process.env.SECRETS_KEY ?? randomBytes(32).toString('base64') } : {}),
-    };
+    const env = { ...benchServiceEnv(dataDir, databaseUrl), ...LOAD_ENV };
     const customer = createCustomer(env, 'Latency bench');
     const port = await freePort();
     const api = `http://127.0.0.1:${port}`;
