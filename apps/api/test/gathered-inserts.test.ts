@@ -43,6 +43,15 @@ describe('inserts unless in conflict', () => {
     expect(parameters[0]!.filter((_, i) => i % 4 === 0)).toEqual(['t2', 't4', 't3', 't1']);
   });
 
+  it.runIf(postgres)('sends a gathering of more values than one statement takes (65,535) as several statements', async () => {
+    // 4 columns a row: 16,383 rows a statement.
+    const count = 16_390;
+    const { result, sent } = await statementsSent('probes', () => Promise.all(Array.from({ length: count }, (_, i) => insert(`n${i}`, `many ${i}`))));
+    expect(result.every(Boolean)).toBe(true);
+    expect(sent).toHaveLength(2);
+    expect(((await sql<{ n: number }>`select count(*)::int as n from probes`.execute(database.handle.db)).rows[0]!.n)).toBe(count + 1);
+  });
+
   it('gives the error of a row the database refuses to its caller only: the others are inserted', async () => {
     const { result, sent } = await statementsSent('probes', () => Promise.allSettled([insert('t1', 'a'), insert('t2', 'b', 0), insert('t3', 'c')]));
     expect(result[0]).toEqual({ status: 'fulfilled', value: true });

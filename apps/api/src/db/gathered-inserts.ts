@@ -11,8 +11,8 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
-/** PostgreSQL takes at most 65,535 parameters a statement: gatherings are sent in parts of this many rows at most. */
-const MAX_ROWS = 500;
+/** PostgreSQL takes at most 65,535 parameters a statement: a gathering is sent in parts of at most this many values. */
+const MAX_PARAMETERS = 65_535;
 
 /**
  * Inserts `row` into `table` unless it conflicts with a stored row on the unique columns
@@ -37,7 +37,8 @@ export function insertUnlessConflict(db: Db, table: string, conflict: readonly s
   return new Promise((resolve, reject) =>
     gatherThisTurn<Waiter>(db, `insertUnlessConflict:${table}:${Object.keys(row).join(',')}`, { row, resolve, reject }, (waiters) => {
       const ordered = inConflictOrder(waiters, conflict);
-      for (let i = 0; i < ordered.length; i += MAX_ROWS) void send(db, table, conflict, key, ordered.slice(i, i + MAX_ROWS));
+      const rowsPerStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Object.keys(row).length));
+      for (let i = 0; i < ordered.length; i += rowsPerStatement) void send(db, table, conflict, key, ordered.slice(i, i + rowsPerStatement));
     }),
   );
 }
