@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import { DatabaseSync, type DatabaseSyncInstance, type StatementSyncInstance } from '@photostructure/sqlite';
 import type PgModule from 'pg';
 import { isPostgresUrl, type PostgresConfig } from '../config.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { StatementNames } from './postgres-statements.js';
+import { PipelinedPostgresDialect } from './pipelined-postgres.js';
 
 /**
  * Every table, as Kysely sees it. The kernel names no table: each area declares its own
@@ -144,7 +145,8 @@ export function openDatabase(url: string, postgres: Partial<PostgresConfig> = {}
   if (isPostgresUrl(url)) {
     // pg is loaded for PostgreSQL only: on the embedded database it would cost every process ~7 MB.
     const pg = createRequire(import.meta.url)('pg') as typeof PgModule;
-    const pool = new pg.Pool({ connectionString: url, max: postgres.poolSize ?? 10 });
+    // Pipeline mode: a client writes each query without waiting for the answers before it (pipelined-postgres.ts).
+    const pool = new pg.Pool({ connectionString: url, max: postgres.poolSize ?? 10, pipeline: true });
     // An idle connection the server closed (a restart, an administrator's termination)
     // leaves the pool with this error, and the next query opens another; unheard, the
     // error would end the process.
@@ -157,7 +159,7 @@ export function openDatabase(url: string, postgres: Partial<PostgresConfig> = {}
       // the URL's own `options`, such as a search_path, would replace it).
       pool.on('connect', (client) => void client.query(`set synchronous_commit = ${synchronousCommit}`).catch(() => undefined));
     }
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PipelinedPostgresDialect(pool) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const file = resolve(url.replace(/^file:/, ''));

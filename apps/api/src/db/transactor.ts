@@ -17,6 +17,7 @@ import {
 import type { Database, DatabaseHandle, Db } from './database.js';
 import { GroupCommitTransactor } from './group-commit.js';
 import { gatheredRowsByKeys } from './key-reads.js';
+import { deferredWrite } from './pipelined-postgres.js';
 import { gathers } from './turn-gathering.js';
 
 /**
@@ -29,15 +30,16 @@ export interface Transactor {
   /**
    * Runs a unit of work that makes at most one write, in one statement (reads around it
    * need not see one snapshot). PostgreSQL runs it without `begin`/`commit`: the statement
-   * commits alone, as durably, and saves two round trips. Absent: `run`.
+   * commits alone, as durably, and saves the round trip of the commit. Absent: `run`.
    */
   runSingleWrite?<T>(work: (db: Db) => Promise<T>): Promise<T>;
   /**
    * Runs a unit of work whose statements are all inserts (no `returning`) whose results it
    * does not read, and which reads nothing through `db`. PostgreSQL sends them as one
    * statement (data-modifying CTEs) once `work` has returned, committed alone without
-   * `begin`/`commit`: one round trip instead of two plus one per insert. A `work` that fails
-   * writes nothing. Absent: `run`.
+   * `begin`/`commit` (one round trip, as a transaction of deferred inserts also is, but
+   * one statement for the server instead of three). A `work` that fails writes nothing.
+   * Absent: `run`.
    */
   runInserts?<T>(work: (db: Db) => Promise<T>): Promise<T>;
 }
@@ -54,15 +56,18 @@ export function runInserts<T>(transactor: Transactor, work: (db: Db) => Promise<
 
 /**
  * Runs inserts (no `returning`) in the caller's transaction: on PostgreSQL as one statement
- * (`combineInserts`), elsewhere one after the other. Within one transaction the order of its
- * inserts is not seen.
+ * (`combineInserts`), sent with the transaction's next statement or its commit (an error it
+ * meets fails the transaction there); elsewhere one after the other, at once. Within one
+ * transaction the order of its inserts is not seen.
  */
 export async function executeInserts(trx: Db, inserts: readonly Compilable[]): Promise<void> {
   if (inserts.length === 0) return;
   const queries = inserts.map((insert) => insert.compile());
   const adapter = trx.getExecutor().adapter;
   if (adapter instanceof PostgresAdapter && !(adapter instanceof CaptureAdapter)) {
-    await trx.executeQuery(combineInserts(queries));
+    // Their answer is not read: in a transaction they go out with its next statement or its commit.
+    const combined = combineInserts(queries);
+    await trx.executeQuery(trx.isTransaction ? deferredWrite(combined) : combined);
     return;
   }
   for (const query of queries) await trx.executeQuery(query);

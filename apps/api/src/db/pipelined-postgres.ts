@@ -1,0 +1,203 @@
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import type PgModule from 'pg';
+
+/** Statements whose answer their caller does not read (`deferredWrite`): in a transaction, sent with the next one. */
+const deferredWrites = new WeakSet<CompiledQuery>();
+
+/**
+ * Marks `query`, a write whose result its caller does not read (it is answered as an empty
+ * result), to be sent in the same round trip as the next statement of its transaction, or
+ * its `commit`. An error it meets fails that statement or the commit, and so the
+ * transaction, as it would have failed at once. Outside a transaction it runs at once.
+ */
+export function deferredWrite(query: CompiledQuery): CompiledQuery {
+  deferredWrites.add(query);
+  return query;
+}
+
+/**
+ * Kysely's PostgreSQL dialect on a pg pool in pipeline mode (pg 8.23: a client writes each
+ * query at once, without waiting for the answers of those before it), so that a
+ * transaction costs the server fewer round trips: `begin` is sent with the transaction's
+ * first statement, and deferred writes (`deferredWrite`: the inserts a unit of work ends
+ * with) with its `commit`. A unit of work that reads, updates, then inserts is two round
+ * trips, not four. Each batch goes out in one write to the socket, so the server reads it
+ * in one wake-up. Everything else is as Kysely's PostgresDialect.
+ */
+export class PipelinedPostgresDialect implements Dialect {
+  constructor(private readonly pool: PgModule.Pool) {}
+
+  createDriver(): Driver {
+    return new PipelinedPostgresDriver(this.pool);
+  }
+
+  createQueryCompiler(): PostgresQueryCompiler {
+    return new PostgresQueryCompiler();
+  }
+
+  createAdapter(): PostgresAdapter {
+    return new PostgresAdapter();
+  }
+
+  createIntrospector(db: Parameters<Dialect['createIntrospector']>[0]): PostgresIntrospector {
+    return new PostgresIntrospector(db);
+  }
+}
+
+class PipelinedPostgresDriver implements Driver {
+  private readonly connections = new WeakMap<PgModule.PoolClient, PipelinedConnection>();
+  private ended = false;
+
+  constructor(private readonly pool: PgModule.Pool) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const client = await this.pool.connect();
+    if (this.ended) {
+      client.release();
+      throw new Error('the database is closed');
+    }
+    let connection = this.connections.get(client);
+    if (!connection) this.connections.set(client, (connection = new PipelinedConnection(client)));
+    return connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    let sql = 'begin';
+    if (settings.isolationLevel || settings.accessMode) {
+      sql = 'start transaction';
+      if (settings.isolationLevel) sql += ` isolation level ${settings.isolationLevel}`;
+      if (settings.accessMode) sql += ` ${settings.accessMode}`;
+    }
+    (connection as PipelinedConnection).begin(sql);
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as PipelinedConnection).commit();
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as PipelinedConnection).rollback();
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as PipelinedConnection).client.release();
+  }
+
+  async destroy(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    await this.pool.end();
+  }
+}
+
+/** A statement of a batch: SQL with its parameters, or without (sent as a simple query: `begin`, `commit`). */
+type Statement = { sql: string; parameters?: readonly unknown[] };
+
+/** The parts of pg's Client that a batch is written through: its socket, corked while the batch's queries are submitted. */
+interface ClientSocket {
+  connection?: { stream?: { cork?(): void; uncork?(): void } };
+}
+
+class PipelinedConnection implements DatabaseConnection {
+  /** The `begin` of the transaction, until it goes out with the transaction's first statement. */
+  private pendingBegin: string | null = null;
+  /** The deferred writes of the transaction not sent yet. */
+  private deferred: Statement[] = [];
+  /** Whether a transaction's `begin` went out and neither its commit nor its rollback has. */
+  private open = false;
+
+  constructor(readonly client: PgModule.PoolClient) {}
+
+  begin(sql: string): void {
+    this.pendingBegin = sql;
+    this.deferred = [];
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (deferredWrites.has(query) && (this.open || this.pendingBegin !== null)) {
+      this.deferred.push(query);
+      return { rows: [] };
+    }
+    const { command, rowCount, rows } = await this.send(query);
+    const writes = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+    return { numAffectedRows: writes ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] };
+  }
+
+  async commit(): Promise<void> {
+    if (this.pendingBegin !== null && !this.deferred.length) {
+      this.pendingBegin = null; // nothing was sent: there is nothing to commit
+      return;
+    }
+    await this.send({ sql: 'commit' }, true);
+  }
+
+  async rollback(): Promise<void> {
+    this.deferred = [];
+    if (this.pendingBegin !== null) {
+      this.pendingBegin = null;
+      return;
+    }
+    if (this.open) await this.send({ sql: 'rollback' }, true);
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not configured for PostgreSQL');
+  }
+
+  /**
+   * Sends the transaction's pending `begin`, its deferred writes, then `statement`, in one
+   * write to the socket; answers `statement`'s result, or the first error of the batch (the
+   * statements after a failed one fail as the transaction is aborted). `ends`: the statement
+   * ends the transaction (whatever the answer, it is over).
+   */
+  private async send(statement: Statement, ends = false): Promise<PgModule.QueryResult> {
+    const batch: Statement[] = [];
+    if (this.pendingBegin !== null) {
+      batch.push({ sql: this.pendingBegin });
+      this.pendingBegin = null;
+      this.open = true;
+    }
+    batch.push(...this.deferred, statement);
+    this.deferred = [];
+    if (ends) this.open = false;
+    if (batch.length === 1) return this.query(statement).catch(rethrown);
+    const stream = (this.client as unknown as ClientSocket).connection?.stream;
+    stream?.cork?.();
+    let answers: Promise<PgModule.QueryResult>[];
+    try {
+      answers = batch.map((s) => this.query(s));
+    } finally {
+      stream?.uncork?.();
+    }
+    const settled = await Promise.allSettled(answers);
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw rethrown(failed.reason);
+    return (settled[settled.length - 1] as PromiseFulfilledResult<PgModule.QueryResult>).value;
+  }
+
+  private query(statement: Statement): Promise<PgModule.QueryResult> {
+    return statement.parameters ? this.client.query(statement.sql, [...statement.parameters]) : this.client.query(statement.sql);
+  }
+}
+
+/** pg's error with this caller's stack below its own (pg's ends in the socket's read). */
+function rethrown(error: unknown): never {
+  if (error instanceof Error) {
+    const here = new Error();
+    error.stack = `${error.stack}\n${here.stack?.split('\n').slice(1).join('\n')}`;
+  }
+  throw error;
+}
