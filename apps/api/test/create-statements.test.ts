@@ -3,15 +3,19 @@
 // request, its fills and the first step of its sandbox lifecycle; executeInserts), in a
 // transaction. A transfer request: its patient read, then its inserts (the request, its
 // medications, its first sandbox step) as one statement without begin/commit (runInserts).
+// A lab order: its insert (whose answer says whether its kit serial was free), then its
+// panels, its event and its first sandbox step sent together with the commit
+// (db/pipelined-postgres.ts).
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shippingAddress, TESTS } from './support/diagnostic-orders.js';
 import { cashBody } from './support/fill-request-steps.js';
 import { fromPharmacy } from './support/transfer-request-steps.js';
 import { createPatient, insertPrescription } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** pg's query, which every statement a client sends goes through (`submit`), with its text. */
-const Query = createRequire(import.meta.url)('pg/lib/query.js') as { prototype: { text?: string; submit: (...args: unknown[]) => unknown } };
+const Query = createRequire(import.meta.url)('pg/lib/query.js') as { prototype: { text?: string; submit: (...args: unknown[]) => unknown; handleReadyForQuery: (...args: unknown[]) => unknown } };
 const TABLES = /"(patients|prescriptions|fill_requests|fill_request_medications|sandbox_steps)"/;
 
 /** The texts of the statements sent while `call` ran (the background jobs' among them), and its status. */
@@ -75,5 +79,31 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL'
     const own = sent.filter((text) => /"(patients|transfer_requests|transfer_medications|sandbox_steps)"/.test(text) && !text.startsWith('select "id"'));
     expect(own.map((text) => text.slice(0, 44))).toEqual([expect.stringMatching(/^select \* from "patients"/), expect.stringMatching(/^with w0 as \(insert into "transfer_requests"/)]);
     for (const table of ['transfer_requests', 'transfer_medications', 'sandbox_steps']) expect(own[1]).toContain(`insert into "${table}"`);
+  });
+
+  it('a lab order inserts itself, then sends its panels, its event and its first sandbox step together, none waiting for another', async () => {
+    const customer = await t.customer();
+    const patient = await createPatient(t, customer.sandbox_api_key);
+    const said: string[] = [];
+    const { submit, handleReadyForQuery } = Query.prototype;
+    const own = (text = '') => /^(insert into|with w0 as \(insert into) "(diagnostic_orders|diagnostic_order_panels|events|sandbox_steps)"/.exec(text)?.[2];
+    Query.prototype.submit = function (this: { text?: string }, ...args: unknown[]) {
+      if (own(this.text)) said.push(`> ${own(this.text)}`);
+      return submit.apply(this, args);
+    };
+    Query.prototype.handleReadyForQuery = function (this: { text?: string }, ...args: unknown[]) {
+      if (own(this.text)) said.push(`< ${own(this.text)}`);
+      return handleReadyForQuery.apply(this, args);
+    };
+    try {
+      const response = await t.raw('POST', '/diagnostics/v0/orders', {
+        headers: { authorization: `ApiKey ${customer.sandbox_api_key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ patient_token: patient, test_id: TESTS.thyroid, address: shippingAddress }),
+      });
+      expect(response.status).toBe(201);
+    } finally {
+      Object.assign(Query.prototype, { submit, handleReadyForQuery });
+    }
+    expect(said.slice(0, 5)).toEqual(['> diagnostic_orders', '< diagnostic_orders', '> diagnostic_order_panels', '> events', '> sandbox_steps']);
   });
 });

@@ -76,7 +76,7 @@ export class ConsultRepository {
   }
 
   async insertTask(trx: Db, task: ConsultTasksTable): Promise<void> {
-    await trx.executeQuery(insertRows(trx, 'consult_tasks', [task]).compile());
+    await executeInserts(trx, [insertRows(trx, 'consult_tasks', [task])]);
   }
 
   /** Closes the consult's open tasks; answers them as they were. */

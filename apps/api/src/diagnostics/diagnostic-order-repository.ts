@@ -2,7 +2,7 @@ import { sql, type Expression } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db, type Dialect } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
-import { insertRows, reuseCompiled, rowByKey } from '../db/transactor.js';
+import { executeInserts, insertRows, reuseCompiled, rowByKey } from '../db/transactor.js';
 import type { DiagnosticOrderPanelsTable, DiagnosticOrdersTable, DiagnosticOrderStatus } from './diagnostic-order-tables.js';
 
 export type DiagnosticOrderRow = DiagnosticOrdersTable;
@@ -41,7 +41,7 @@ export class DiagnosticOrderRepository {
         .returning('id'),
     );
     if ((await trx.executeQuery(insert)).rows.length === 0) return false;
-    if (panels.length) await trx.executeQuery(insertRows(trx, 'diagnostic_order_panels', panels).compile());
+    if (panels.length) await executeInserts(trx, [insertRows(trx, 'diagnostic_order_panels', panels)]);
     return true;
   }
 

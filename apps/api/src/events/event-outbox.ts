@@ -1,7 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { ownerColumns } from '../db/ownership.js';
-import { insertRows } from '../db/transactor.js';
+import { executeInserts, insertRows } from '../db/transactor.js';
 import { nowIso, recordToken } from '../tokens.js';
 
 /** An event as a state change reports it; the outbox adds id, timestamp and delivery state. */
@@ -65,6 +65,6 @@ export async function recordEvent(trx: Db, owner: Owner, event: NewEvent, origin
       origin_request_id: originRequestId,
     },
   ]);
-  await trx.executeQuery(insert.compile());
+  await executeInserts(trx, [insert]);
   return { id, envelope };
 }

@@ -1,7 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
-import { rowByKey } from '../db/transactor.js';
+import { executeInserts, rowByKey } from '../db/transactor.js';
 import type { OrdersTable } from './fill-request-tables.js';
 
 export type OrderRow = OrdersTable;
@@ -11,7 +11,7 @@ export class OrderRepository {
   constructor(private readonly db: Db) {}
 
   async insert(row: OrderRow, trx: Db): Promise<void> {
-    await trx.insertInto('orders').values(row).execute();
+    await executeInserts(trx, [trx.insertInto('orders').values(row)]);
   }
 
   async find(owner: Owner, token: string): Promise<OrderRow | undefined> {

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { updatedOneRow } from '../db/database.js';
-import { rowByKey } from '../db/transactor.js';
+import { executeInserts, rowByKey } from '../db/transactor.js';
 import type { MediaStatus, MediaTable } from './media-tables.js';
 
 export type MediaRow = MediaTable;
@@ -9,7 +9,7 @@ export class MediaRepository {
   constructor(private readonly db: Db) {}
 
   async insert(trx: Db, row: MediaRow): Promise<void> {
-    await trx.insertInto('media').values(row).execute();
+    await executeInserts(trx, [trx.insertInto('media').values(row)]);
   }
 
   /** The file with this id, whoever owns it (the signed addresses name no owner; callers check it). */

@@ -1,7 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
-import { rowByKey } from '../db/transactor.js';
+import { executeInserts, rowByKey } from '../db/transactor.js';
 import type { ActionStatus, ScheduledActionsTable } from './scheduled-action-tables.js';
 
 export type ScheduledActionRow = ScheduledActionsTable;
@@ -11,7 +11,7 @@ export class ScheduledActionRepository {
   constructor(private readonly db: Db) {}
 
   async insert(row: ScheduledActionRow, trx: Db): Promise<void> {
-    await trx.insertInto('scheduled_actions').values(row).execute();
+    await executeInserts(trx, [trx.insertInto('scheduled_actions').values(row)]);
   }
 
   async findById(id: string, trx: Db = this.db): Promise<ScheduledActionRow | undefined> {

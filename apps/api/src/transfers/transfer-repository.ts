@@ -2,7 +2,7 @@ import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import type { Compilable } from 'kysely';
 import { whereOwned } from '../db/ownership.js';
-import { insertRows, rowByKey } from '../db/transactor.js';
+import { executeInserts, insertRows, rowByKey } from '../db/transactor.js';
 import { recordToken } from '../tokens.js';
 import type {
   TransferMedicationsTable,
@@ -82,7 +82,7 @@ export class TransferRepository {
   }
 
   async insertMedication(row: TransferMedicationRow, trx: Db): Promise<void> {
-    await trx.insertInto('transfer_medications').values(row).execute();
+    await executeInserts(trx, [trx.insertInto('transfer_medications').values(row)]);
   }
 
   async updateMedication(token: string, changes: Partial<TransferMedicationRow>, trx: Db): Promise<void> {
@@ -112,6 +112,6 @@ export class TransferRepository {
       .where('transfer_token', '=', transferToken)
       .executeTakeFirst();
     const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
-    await trx.insertInto('transfer_messages').values({ transfer_token: transferToken, position, message, created_at: at }).execute();
+    await executeInserts(trx, [trx.insertInto('transfer_messages').values({ transfer_token: transferToken, position, message, created_at: at })]);
   }
 }

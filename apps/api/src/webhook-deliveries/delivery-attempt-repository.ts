@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { executeInserts } from '../db/transactor.js';
 import type { WebhookDeliveryAttemptsTable } from './delivery-attempt-tables.js';
 
 export type DeliveryAttemptRow = WebhookDeliveryAttemptsTable;
@@ -11,7 +12,7 @@ export class DeliveryAttemptRepository {
 
   /** Records attempts in one statement (a batch of outcomes is written together). */
   async insert(rows: DeliveryAttemptRow[], trx: Db): Promise<void> {
-    if (rows.length) await trx.insertInto('webhook_delivery_attempts').values(rows).execute();
+    if (rows.length) await executeInserts(trx, [trx.insertInto('webhook_delivery_attempts').values(rows)]);
   }
 
   /** The owner's attempts of these events, newest first. */
