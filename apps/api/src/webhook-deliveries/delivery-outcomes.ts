@@ -49,8 +49,10 @@ export class DeliveryOutcomes {
         const batch = this.waiting.splice(0, 256);
         try {
           const { kept, disabled } = await this.transactor.run(async (trx) => {
-            const kept: boolean[] = [];
-            for (const { event, outcome } of batch) kept.push(await this.repository.finish(event.id, event.locked_until, outcome, trx));
+            const kept = await this.repository.finishAll(
+              batch.map(({ event, outcome }) => ({ id: event.id, claim: event.locked_until, outcome })),
+              trx,
+            );
             await this.attempts.insert(batch.flatMap(({ record }) => (record ? [record] : [])), trx);
             const disabled: DisabledEndpoint[] = [];
             for (const [owner, attempts] of attemptsByEndpoint(batch)) {

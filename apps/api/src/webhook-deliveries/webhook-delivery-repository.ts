@@ -78,14 +78,38 @@ export class WebhookDeliveryRepository {
       .orderBy('sequence');
   }
 
-  /** Records an attempt's outcome and releases the claim (only while this claim holds it). */
-  async finish(id: string, claim: string, outcome: DeliveryOutcome, trx: Db): Promise<boolean> {
-    const result = await trx
-      .updateTable('events')
-      .set({ ...outcome, locked_until: null })
-      .where('id', '=', id)
-      .where('locked_until', '=', claim)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  /**
+   * Records attempts' outcomes and releases their claims (each only while its claim holds
+   * it); answers, for each, whether it was kept. Outcomes alike under one claim (the events
+   * of one claim that had no endpoint, or were released unchanged) are one statement.
+   */
+  async finishAll(finished: readonly FinishedDelivery[], trx: Db): Promise<boolean[]> {
+    const groups = new Map<string, FinishedDelivery[]>();
+    for (const item of finished) {
+      const key = JSON.stringify([item.claim, item.outcome.delivery_status, item.outcome.delivery_status_code, item.outcome.delivery_attempts, item.outcome.last_attempt_at, item.outcome.next_attempt_at]);
+      const group = groups.get(key);
+      if (group) group.push(item);
+      else groups.set(key, [item]);
+    }
+    const kept = new Set<string>();
+    for (const group of groups.values()) {
+      const { claim, outcome } = group[0]!;
+      const rows = await trx
+        .updateTable('events')
+        .set({ ...outcome, locked_until: null })
+        .where('id', 'in', group.map((item) => item.id))
+        .where('locked_until', '=', claim)
+        .returning('id')
+        .execute();
+      for (const row of rows) kept.add(row.id);
+    }
+    return finished.map((item) => kept.has(item.id));
   }
+}
+
+/** An event's delivery outcome, to be written while the claim `claim` still holds it. */
+export interface FinishedDelivery {
+  id: string;
+  claim: string;
+  outcome: DeliveryOutcome;
 }
