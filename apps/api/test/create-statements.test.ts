@@ -1,7 +1,7 @@
 // The statements creates send to PostgreSQL. A submitted fill request: its patient and
 // prescriptions read, the fill of each prescription, and one statement of inserts (the
 // request, its fills and the first step of its sandbox lifecycle; executeInserts), in a
-// transaction. A transfer request: its patient read, then its inserts (the request, its
+// transaction sent in one write (an optimistic unit of work: Transactor.runOptimistic). A transfer request: its patient read, then its inserts (the request, its
 // medications, its first sandbox step) as one statement without begin/commit (runInserts).
 // A lab order: its insert (whose answer says whether its kit serial was free), then its
 // panels, its event and its first sandbox step sent together with the commit
@@ -33,6 +33,28 @@ async function capturing(call: () => Promise<{ status: number }>): Promise<{ sta
   }
 }
 
+/**
+ * `call`'s status and its conversation with PostgreSQL, of the statements `own` names (the
+ * background jobs' are left out): `> name` when one went out, `< name` when its answer was in.
+ */
+async function conversation(own: (text?: string) => string | undefined, call: () => Promise<{ status: number }>): Promise<{ status: number; said: string[] }> {
+  const said: string[] = [];
+  const { submit, handleReadyForQuery } = Query.prototype;
+  Query.prototype.submit = function (this: { text?: string }, ...args: unknown[]) {
+    if (own(this.text)) said.push(`> ${own(this.text)}`);
+    return submit.apply(this, args);
+  };
+  Query.prototype.handleReadyForQuery = function (this: { text?: string }, ...args: unknown[]) {
+    if (own(this.text)) said.push(`< ${own(this.text)}`);
+    return handleReadyForQuery.apply(this, args);
+  };
+  try {
+    return { status: (await call()).status, said };
+  } finally {
+    Object.assign(Query.prototype, { submit, handleReadyForQuery });
+  }
+}
+
 describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -42,16 +64,22 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL'
     await t?.close();
   });
 
-  it('a submitted fill request reads its records, fills the prescription and inserts everything else in one statement', async () => {
+  it('a submitted fill request reads its records, then sends its fill, its inserts (one statement) and its commit in one round trip', async () => {
     const customer = await t.customer();
     const patient = await createPatient(t, customer.sandbox_api_key);
     const rx = await insertPrescription(t, { customer_id: customer.customer_id, patient_token: patient });
-    const { status, sent } = await capturing(() =>
-      t.raw('POST', '/v1/fill_request', {
-        headers: { authorization: `ApiKey ${customer.sandbox_api_key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(cashBody(patient, [rx.token])),
-      }),
-    );
+    const writes = (text = '') => /^(with asserted as \(update|update|with w0 as \(insert into) "(prescriptions|fill_requests)"/.exec(text)?.slice(1).join(' ');
+    let said: string[] = [];
+    const { status, sent } = await capturing(async () => {
+      const traced = await conversation(writes, () =>
+        t.raw('POST', '/v1/fill_request', {
+          headers: { authorization: `ApiKey ${customer.sandbox_api_key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(cashBody(patient, [rx.token])),
+        }),
+      );
+      said = traced.said;
+      return traced;
+    });
     expect(status).toBe(201);
     // The background jobs' polls (`select "id" from "sandbox_steps" ...`) may come in between.
     const own = sent.filter((text) => TABLES.test(text) && !text.startsWith('select "id"'));
@@ -59,11 +87,13 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL'
     const [reads, rest] = [own.slice(0, 2).map((text) => text.slice(0, 40)).sort(), own.slice(2).map((text) => text.slice(0, 40))];
     expect(reads).toEqual([expect.stringMatching(/^select \* from "patients"/), expect.stringMatching(/^select \* from "prescriptions"/)]);
     expect(rest).toEqual([
-      expect.stringMatching(/^update "prescriptions"/),
+      expect.stringMatching(/^with asserted as \(update "prescriptions"/),
       expect.stringMatching(/^with w0 as \(insert into "fill_requests"/),
     ]);
     const inserts = own.at(-1)!;
     for (const table of ['fill_requests', 'fill_request_medications', 'sandbox_steps']) expect(inserts).toContain(`insert into "${table}"`);
+    // The fill (a compare-and-set, asserted to change its row: Transactor.runOptimistic) goes out with the inserts, neither waiting for the other.
+    expect(said).toEqual(['> with asserted as (update prescriptions', '> with w0 as (insert into fill_requests', '< with asserted as (update prescriptions', '< with w0 as (insert into fill_requests']);
   });
 
   it('a transfer request reads its patient, then inserts itself, its medications and its first sandbox step in one statement', async () => {
@@ -84,26 +114,14 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL'
   it('a lab order inserts itself, then sends its panels, its event and its first sandbox step together, none waiting for another', async () => {
     const customer = await t.customer();
     const patient = await createPatient(t, customer.sandbox_api_key);
-    const said: string[] = [];
-    const { submit, handleReadyForQuery } = Query.prototype;
     const own = (text = '') => /^(insert into|with w0 as \(insert into) "(diagnostic_orders|diagnostic_order_panels|events|sandbox_steps)"/.exec(text)?.[2];
-    Query.prototype.submit = function (this: { text?: string }, ...args: unknown[]) {
-      if (own(this.text)) said.push(`> ${own(this.text)}`);
-      return submit.apply(this, args);
-    };
-    Query.prototype.handleReadyForQuery = function (this: { text?: string }, ...args: unknown[]) {
-      if (own(this.text)) said.push(`< ${own(this.text)}`);
-      return handleReadyForQuery.apply(this, args);
-    };
-    try {
-      const response = await t.raw('POST', '/diagnostics/v0/orders', {
+    const { status, said } = await conversation(own, () =>
+      t.raw('POST', '/diagnostics/v0/orders', {
         headers: { authorization: `ApiKey ${customer.sandbox_api_key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ patient_token: patient, test_id: TESTS.thyroid, address: shippingAddress }),
-      });
-      expect(response.status).toBe(201);
-    } finally {
-      Object.assign(Query.prototype, { submit, handleReadyForQuery });
-    }
+      }),
+    );
+    expect(status).toBe(201);
     expect(said.slice(0, 5)).toEqual(['> diagnostic_orders', '< diagnostic_orders', '> diagnostic_order_panels', '> events', '> sandbox_steps']);
   });
 });

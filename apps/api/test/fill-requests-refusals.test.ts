@@ -169,23 +169,22 @@ describe('submitting a fill request', () => {
 });
 
 describe('a fill that fails inside the unit of work', () => {
-  it('rolls back the insurance record, the earlier fills and the request', async () => {
+  /**
+   * A fill request of two prescriptions, billed to a new insurance card, whose unit of work runs
+   * on the transactor `racing` makes of the test database's and of a hand that takes the second
+   * prescription's last refill: answers the hand and what the service's create threw.
+   */
+  async function raceTheLastRefill(racing: (inner: SimpleTransactor, takeLastRefill: () => Promise<unknown>) => Transactor) {
     const { patient, rx } = await patientWithPrescription();
     const last = await insertPrescription(t, { customer_id: acme.customer_id, patient_token: patient }, {
       refills_remaining: 1,
       date_filled_utc: '2026-01-05T00:00:00.000Z',
     });
     const db = t.database.handle.db;
-    const inner = new SimpleTransactor(db);
-    // A concurrent fill takes the last refill after the checks passed, just before the unit of work.
-    const racing: Transactor = {
-      async run(work) {
-        await db.updateTable('prescriptions').set({ refills_remaining: 0 }).where('token', '=', last.token).execute();
-        return inner.run(work);
-      },
-    };
+    const takeLastRefill = () => db.updateTable('prescriptions').set({ refills_remaining: 0 }).where('token', '=', last.token).execute();
     const { patients, prescriptions, insurances, copayRequests } = t.app.services;
-    const service = new FillRequestService(new FillRequestRepository(db), new UnitsOfWork(racing), patients, prescriptions, insurances, copayRequests, t.app.services.scheduledActions, 0.25);
+    const units = new UnitsOfWork(racing(new SimpleTransactor(db), takeLastRefill));
+    const service = new FillRequestService(new FillRequestRepository(db), units, patients, prescriptions, insurances, copayRequests, t.app.services.scheduledActions, 0.25);
     const body = {
       ...cashBody(patient, [rx.token, last.token]),
       patient_payment_type: 'insurance',
@@ -195,9 +194,37 @@ describe('a fill that fails inside the unit of work', () => {
       statusCode: 400,
       body: { validation_errors: [{ key: 'medications.1.prescription_token', message: 'is not fillable: it has no refills remaining' }] },
     });
+    // Nothing of the unit of work is left: not the first fill, the insurance record, the request or its copay request.
     expect(await readPrescription(rx.token)).toMatchObject({ quantity_remaining: 90, date_filled_utc: null });
     expect(await countRows('insurances', patient)).toBe(0);
     expect(await countRows('fill_requests', patient)).toBe(0);
     expect(await countRows('copay_requests', patient)).toBe(0);
+  }
+
+  it('rolls back the insurance record, the earlier fills and the request', async () => {
+    // A concurrent fill takes the last refill after the checks passed, just before the unit of work.
+    await raceTheLastRefill((inner, takeLastRefill) => ({
+      async run(work) {
+        await takeLastRefill();
+        return inner.run(work);
+      },
+    }));
+  });
+
+  it('leaves nothing of an optimistic run whose fill lost the race, and refuses the request on its second run', async () => {
+    let runs = 0;
+    // On PostgreSQL the first run sends its fills with its inserts and commit (runOptimistic): the
+    // refill taken meanwhile makes its second fill change no row, so that run is rolled back whole.
+    await raceTheLastRefill((inner, takeLastRefill) => ({
+      run: (work) => inner.run(work),
+      async runOptimistic(work) {
+        await takeLastRefill();
+        return inner.runOptimistic((trx) => {
+          runs++;
+          return work(trx);
+        });
+      },
+    }));
+    expect(runs).toBe(t.database.handle.dialect === 'postgres' ? 2 : 1);
   });
 });

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { executeInserts, insertRows } from '../src/db/transactor.js';
-import { isUniqueViolation } from '../src/db/database.js';
+import { assertedWrite, executeInserts, insertRows, SimpleTransactor } from '../src/db/transactor.js';
+import { isUniqueViolation, updatedOneRow, type Db } from '../src/db/database.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 /**
@@ -37,6 +37,14 @@ async function conversation<T>(call: () => Promise<T>): Promise<{ result: T; sai
   }
 }
 
+/** A database of its own with one table, `probes`, holding t1 = 'old'. */
+async function probeDatabase(): Promise<TestDatabase> {
+  const database = await createTestDatabase({ migrate: false });
+  await sql`create table probes (token text primary key, a text not null)`.execute(database.handle.db);
+  await sql`insert into probes (token, a) values ('t1', 'old')`.execute(database.handle.db);
+  return database;
+}
+
 describe.runIf(postgres)('PostgreSQL transactions in fewer round trips', () => {
   let database: TestDatabase;
   const db = () => database.handle.db;
@@ -44,9 +52,7 @@ describe.runIf(postgres)('PostgreSQL transactions in fewer round trips', () => {
   const probes = async () => (await sql<{ token: string; a: string }>`select token, a from probes order by token`.execute(db())).rows;
 
   beforeEach(async () => {
-    database = await createTestDatabase({ migrate: false });
-    await sql`create table probes (token text primary key, a text not null)`.execute(db());
-    await sql`insert into probes (token, a) values ('t1', 'old')`.execute(db());
+    database = await probeDatabase();
   });
   afterEach(async () => {
     await database?.dispose();
@@ -151,5 +157,96 @@ describe.runIf(postgres)('PostgreSQL transactions in fewer round trips', () => {
     const { said } = await conversation(() => insertProbe(db(), 't3'));
     expect(said).toEqual(['> insert into', '< insert into']);
     expect((await probes()).map((row) => row.token)).toEqual(['t1', 't3']);
+  });
+});
+
+/**
+ * Optimistic units of work (Transactor.runOptimistic): a compare-and-set update marked
+ * `assertedWrite` is taken to change its row and goes out with the unit's inserts and its
+ * commit, so the unit is one round trip; when it changed no row the transaction rolls back
+ * and the unit runs again with the update at once.
+ */
+describe.runIf(postgres)('PostgreSQL optimistic units of work', () => {
+  let database: TestDatabase;
+  const db = () => database.handle.db;
+  const probes = async () => (await sql<{ token: string; a: string }>`select token, a from probes order by token`.execute(db())).rows;
+  /** Sets t1 from `seen` to `to`, only if it still holds `seen`: whether it did. */
+  const compareAndSet = async (trx: Db, seen: string, to: string) => {
+    const update = (trx as unknown as Db & { updateTable(t: string): any }).updateTable('probes').set({ a: to }).where('token', '=', 't1').where('a', '=', seen);
+    return updatedOneRow({ numUpdatedRows: (await trx.executeQuery(assertedWrite(update.compile()))).numAffectedRows ?? 0n });
+  };
+  const insertProbe = (trx: Db, token: string, a: string) => executeInserts(trx, [insertRows(trx, 'probes' as never, [{ token, a }] as never)]);
+  /** A fill: sets t1 from old to filled and records it, or records that it was refused. */
+  const fillOnce = (runs: string[], label: string) => async (trx: Db) => {
+    runs.push(label);
+    const filled = await compareAndSet(trx, 'old', 'filled');
+    await insertProbe(trx, label, filled ? 'filled' : 'refused');
+    return filled;
+  };
+
+  beforeEach(async () => {
+    database = await probeDatabase();
+  });
+  afterEach(async () => {
+    await database?.dispose();
+  });
+
+  it('sends begin, the compare-and-set, the inserts and commit in one round trip when the row still holds what was read', async () => {
+    const runs: string[] = [];
+    const { result, said } = await conversation(() => new SimpleTransactor(db()).runOptimistic(fillOnce(runs, 'f1')));
+    expect(result).toBe(true);
+    expect(runs).toEqual(['f1']);
+    expect(said).toEqual(['> begin', '> with asserted', '> insert into', '> commit', '< begin', '< with asserted', '< insert into', '< commit']);
+    expect(await probes()).toEqual([
+      { token: 'f1', a: 'filled' },
+      { token: 't1', a: 'filled' },
+    ]);
+  });
+
+  it('leaves no trace of an optimistic run whose compare-and-set changed no row, and runs the unit again with the update at once', async () => {
+    await sql`update probes set a = 'taken' where token = 't1'`.execute(db());
+    const runs: string[] = [];
+    const { result, said } = await conversation(() => new SimpleTransactor(db()).runOptimistic(fillOnce(runs, 'f1')));
+    expect(result).toBe(false);
+    expect(runs).toEqual(['f1', 'f1']);
+    // The first run: one write, its commit a rollback (its update failed, its insert never ran). The second: the update answered before the insert went out.
+    expect(said).toEqual([
+      ...['> begin', '> with asserted', '> insert into', '> commit', '< begin', '< commit'],
+      ...['> begin', '> update "probes"', '< begin', '< update "probes"', '> insert into', '> commit', '< insert into', '< commit'],
+    ]);
+    expect(await probes()).toEqual([
+      { token: 'f1', a: 'refused' },
+      { token: 't1', a: 'taken' },
+    ]);
+  });
+
+  it('lets one of two concurrent fills of the same state through, and refuses the other on its second run', async () => {
+    const runs: string[] = [];
+    const transactor = new SimpleTransactor(db());
+    const outcomes = await Promise.all([transactor.runOptimistic(fillOnce(runs, 'f1')), transactor.runOptimistic(fillOnce(runs, 'f2'))]);
+    expect(outcomes.sort()).toEqual([false, true]);
+    expect(runs).toHaveLength(3);
+    const rows = await probes();
+    expect(rows.find((row) => row.token === 't1')!.a).toBe('filled');
+    expect(rows.filter((row) => row.token !== 't1').map((row) => row.a).sort()).toEqual(['filled', 'refused']);
+  });
+
+  it('sends a statement after the compare-and-set with it, and that statement sees its change', async () => {
+    const { result } = await conversation(() =>
+      new SimpleTransactor(db()).runOptimistic(async (trx) => {
+        await compareAndSet(trx, 'old', 'filled');
+        return (await sql<{ a: string }>`select a from probes where token = 't1'`.execute(trx)).rows[0]!.a;
+      }),
+    );
+    expect(result).toBe('filled');
+  });
+
+  it('runs a compare-and-set at once, with its real count, in a transaction that is not optimistic', async () => {
+    await sql`update probes set a = 'taken' where token = 't1'`.execute(db());
+    const runs: string[] = [];
+    const { result, said } = await conversation(() => db().transaction().execute(fillOnce(runs, 'f1')));
+    expect(result).toBe(false);
+    expect(runs).toEqual(['f1']);
+    expect(said).toEqual(['> begin', '> update "probes"', '< begin', '< update "probes"', '> insert into', '> commit', '< insert into', '< commit']);
   });
 });

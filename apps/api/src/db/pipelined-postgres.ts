@@ -25,6 +25,41 @@ export function deferredWrite(query: CompiledQuery): CompiledQuery {
   return query;
 }
 
+/** Conditional updates whose caller needs to know they changed their row (`assertedWrite`). */
+const assertedWrites = new WeakSet<CompiledQuery>();
+
+/**
+ * Marks `query`, an update (without `returning`) that must change exactly one row for its
+ * unit of work to stand, such as a compare-and-set on the state its caller read. In an
+ * optimistic transaction (`OPTIMISTIC`) it is taken to have changed its row and sent with
+ * the transaction's next statement or its `commit`, as a statement that fails when it changed
+ * none: the transaction then ends rolled back and `OptimismFailed` is thrown, for the unit
+ * of work to run again without optimism. Elsewhere it runs at once and answers its count.
+ */
+export function assertedWrite(query: CompiledQuery): CompiledQuery {
+  assertedWrites.add(query);
+  return query;
+}
+
+/**
+ * The first statement of an optimistic transaction (never sent): its asserted writes
+ * (`assertedWrite`) wait to go out with what follows them. A unit of work that reads,
+ * updates with a compare-and-set, then inserts is then one round trip: `begin`, the update,
+ * the inserts and `commit` in one write.
+ */
+export const OPTIMISTIC = CompiledQuery.raw('-- optimistic transaction');
+
+/** An asserted write of an optimistic transaction changed no row: the transaction was rolled back. */
+export class OptimismFailed extends Error {
+  constructor() {
+    super('a conditional update of an optimistic transaction changed no row');
+    this.name = 'OptimismFailed';
+  }
+}
+
+/** PostgreSQL's `division_by_zero`: how an asserted write that changed no row fails (`1 / count(*)`). */
+const CHANGED_NO_ROW = '22012';
+
 /**
  * Kysely's PostgreSQL dialect on a pg pool in pipeline mode (pg 8.23: a client writes each
  * query at once, without waiting for the answers of those before it), so that a
@@ -102,8 +137,11 @@ class PipelinedPostgresDriver implements Driver {
   }
 }
 
-/** A statement of a batch: SQL with its parameters, or without (sent as a simple query: `begin`, `commit`). */
-type Statement = { sql: string; parameters?: readonly unknown[] };
+/**
+ * A statement of a batch: SQL with its parameters, or without (sent as a simple query:
+ * `begin`, `commit`); `asserted`: an asserted write, which fails when it changed no row.
+ */
+type Statement = { sql: string; parameters?: readonly unknown[]; asserted?: true };
 
 /** The parts of pg's Client that a batch is written through: its socket, corked while the batch's queries are submitted. */
 interface ClientSocket {
@@ -117,18 +155,31 @@ class PipelinedConnection implements DatabaseConnection {
   private deferred: Statement[] = [];
   /** Whether a transaction's `begin` went out and neither its commit nor its rollback has. */
   private open = false;
+  /** Whether the transaction is optimistic (`OPTIMISTIC`): its asserted writes are deferred. */
+  private optimistic = false;
 
   constructor(readonly client: PgModule.PoolClient) {}
 
   begin(sql: string): void {
     this.pendingBegin = sql;
     this.deferred = [];
+    this.optimistic = false;
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (deferredWrites.has(query) && (this.open || this.pendingBegin !== null)) {
+    const inTransaction = this.open || this.pendingBegin !== null;
+    if (query === OPTIMISTIC) {
+      this.optimistic = inTransaction;
+      return { rows: [] };
+    }
+    if (deferredWrites.has(query) && inTransaction) {
       this.deferred.push(query);
       return { rows: [] };
+    }
+    if (this.optimistic && inTransaction && assertedWrites.has(query) && isPlainUpdate(query)) {
+      // Taken to have changed its row; fails the transaction at its batch when it changed none.
+      this.deferred.push({ sql: `with asserted as (${query.sql} returning 1) select 1 / count(*) from asserted`, parameters: query.parameters, asserted: true });
+      return { rows: [], numAffectedRows: 1n };
     }
     const { command, rowCount, rows } = await this.send(query);
     const writes = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
@@ -183,14 +234,26 @@ class PipelinedConnection implements DatabaseConnection {
       stream?.uncork?.();
     }
     const settled = await Promise.allSettled(answers);
-    const failed = settled.find((s) => s.status === 'rejected');
-    if (failed) throw rethrown(failed.reason);
+    const failed = settled.findIndex((s) => s.status === 'rejected');
+    if (failed >= 0) {
+      const reason = (settled[failed] as PromiseRejectedResult).reason as { code?: unknown };
+      if (batch[failed]!.asserted && reason?.code === CHANGED_NO_ROW) {
+        // The statements after it failed too (the transaction is aborted); a commit among them ended it.
+        throw new OptimismFailed();
+      }
+      throw rethrown(reason);
+    }
     return (settled[settled.length - 1] as PromiseFulfilledResult<PgModule.QueryResult>).value;
   }
 
   private query(statement: Statement): Promise<PgModule.QueryResult> {
     return statement.parameters ? this.client.query(statement.sql, [...statement.parameters]) : this.client.query(statement.sql);
   }
+}
+
+/** An update without `returning` (what an asserted write may be). */
+function isPlainUpdate(query: CompiledQuery): boolean {
+  return query.query.kind === 'UpdateQueryNode' && !query.query.returning;
 }
 
 /** pg's error with this caller's stack below its own (pg's ends in the socket's read). */

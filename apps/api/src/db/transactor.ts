@@ -17,7 +17,7 @@ import {
 import type { Database, DatabaseHandle, Db } from './database.js';
 import { GroupCommitTransactor } from './group-commit.js';
 import { gatheredRowsByKeys } from './key-reads.js';
-import { deferredWrite } from './pipelined-postgres.js';
+import { deferredWrite, OPTIMISTIC, OptimismFailed } from './pipelined-postgres.js';
 import { gathers } from './turn-gathering.js';
 
 /**
@@ -42,11 +42,28 @@ export interface Transactor {
    * Absent: `run`.
    */
   runInserts?<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * Runs a unit of work that may run twice: on PostgreSQL first optimistically, its asserted
+   * writes (`assertedWrite`: compare-and-set updates) taken to change their row and sent with
+   * its inserts and `commit`, so the whole unit is one round trip; when one changed no row,
+   * that transaction rolls back and `work` runs again in a transaction of its own in which
+   * they run at once. `work` must do nothing but through `trx` (its first run leaves no
+   * trace). Absent: `run`.
+   */
+  runOptimistic?<T>(work: (trx: Db) => Promise<T>): Promise<T>;
 }
 
 /** A unit of work of at most one write statement (Transactor.runSingleWrite), on any Transactor. */
 export function runSingleWrite<T>(transactor: Transactor, work: (db: Db) => Promise<T>): Promise<T> {
   return transactor.runSingleWrite ? transactor.runSingleWrite(work) : transactor.run(work);
+}
+
+/** A compare-and-set update that an optimistic unit of work sends with its commit (pipelined-postgres.ts). */
+export { assertedWrite } from './pipelined-postgres.js';
+
+/** A unit of work that may run twice (Transactor.runOptimistic), on any Transactor. */
+export function runOptimistic<T>(transactor: Transactor, work: (trx: Db) => Promise<T>): Promise<T> {
+  return transactor.runOptimistic ? transactor.runOptimistic(work) : transactor.run(work);
 }
 
 /** A unit of work of inserts only (Transactor.runInserts), on any Transactor. */
@@ -218,6 +235,20 @@ export class SimpleTransactor implements Transactor {
 
   run<T>(work: (trx: Db) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
+  }
+
+  /** PostgreSQL: optimistic first, then, when an asserted write changed no row, as `run`; elsewhere `run`. */
+  async runOptimistic<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    if (!this.postgres) return this.run(work);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        await trx.executeQuery(OPTIMISTIC);
+        return work(trx);
+      });
+    } catch (error) {
+      if (error instanceof OptimismFailed) return this.run(work);
+      throw error;
+    }
   }
 
   /** Each statement in autocommit: one write statement is atomic on its own. */

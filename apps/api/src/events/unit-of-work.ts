@@ -1,7 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { Compilable } from 'kysely';
-import { executeInserts, runInserts, type Transactor } from '../db/transactor.js';
+import { executeInserts, runInserts, runOptimistic, type Transactor } from '../db/transactor.js';
 import { recordEvent, type NewEvent, type RecordedEvent } from './event-outbox.js';
 import type { SandboxSimulation } from './sandbox-simulation.js';
 
@@ -70,7 +70,8 @@ export class UnitsOfWork {
     const answering = this.answering.get(requestId);
     if (answering) return this.runHeldForAnswer(answering, requestId, work);
     let recorded: readonly RecordedEvent[] = [];
-    const result = await this.transactor.run((trx) => {
+    // A unit of work touches nothing but its transaction, so it may run twice (an optimistic first run leaves no trace).
+    const result = await runOptimistic(this.transactor, (trx) => {
       const uow = this.open(trx, requestId);
       recorded = uow.events;
       return work(uow);

@@ -1,5 +1,5 @@
 import { updatedOneRow, type Db } from '../db/database.js';
-import { reuseCompiled, rowByKey, rowsByKeys } from '../db/transactor.js';
+import { assertedWrite, reuseCompiled, rowByKey, rowsByKeys } from '../db/transactor.js';
 import type { Fill } from './fillable.js';
 import type { PrescriptionsTable } from './prescription-tables.js';
 
@@ -42,7 +42,8 @@ export class PrescriptionRepository {
     const parameters = [fill.refills_remaining, fill.quantity_remaining, fill.date_filled_utc, fill.last_filled_date, seen.token, 'active', seen.quantity_remaining, seen.refills_remaining];
     if (seen.date_filled_utc !== null) parameters.push(seen.date_filled_utc);
     const query = reuseCompiled(trx, `prescriptions.applyFill:${seen.date_filled_utc === null}`, parameters, () => this.applyFillQuery(seen, fill, trx));
-    const result = await trx.executeQuery(query);
+    // In an optimistic transaction it goes out with the unit's inserts and commit (assertedWrite).
+    const result = await trx.executeQuery(assertedWrite(query));
     return updatedOneRow({ numUpdatedRows: result.numAffectedRows ?? 0n });
   }
 
