@@ -1,7 +1,9 @@
 // Submitting a fill request (createFillRequest): the receipt, how each prescription is filled,
 // concurrent fills of the last refill, insurance billing, triage holds, OTC products and form bodies.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { advanceClock, resetClock } from '../src/clock.js';
+import { PrescriptionRepository } from '../src/prescriptions/prescription-repository.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import { cashBody, fillRequestSteps } from './support/fill-request-steps.js';
 import { address, insertPrescription } from './support/fixtures.js';
@@ -108,6 +110,44 @@ describe('submitting a fill request', () => {
     }
     expect(await readPrescription(rx.token)).toMatchObject({ refills_remaining: 0, quantity_remaining: 270 });
     expect(await countRows('fill_requests', patient)).toBe(1);
+  });
+
+  it('fills one prescription for each of many concurrent requests while its refills last', async () => {
+    const { patient, rx } = await patientWithPrescription({ refills_remaining: 100, quantity_remaining: 3000 });
+    const answers = await Promise.all(Array.from({ length: 16 }, () => submit(cashBody(patient, [rx.token]))));
+    expect(answers.map((a) => a.response.status)).toEqual(Array(16).fill(201));
+    expect(await countRows('fill_requests', patient)).toBe(16);
+    // Each fill went on from the one before it: the quantity left is what the sixteen fills did not take (no fill lost).
+    const fills = await t.database.handle.db.selectFrom('fill_request_medications').select('quantity').where('prescription_token', '=', rx.token).execute();
+    const taken = fills.reduce((sum, fill) => sum + Number(fill.quantity), 0);
+    expect(taken).toBeGreaterThan(0);
+    expect((await readPrescription(rx.token)).quantity_remaining).toBe(3000 - taken);
+  });
+
+  it.runIf(process.env.TEST_DATABASE === 'postgres')('holds the lock of a prescription it reads again to fill until its transaction ends', async () => {
+    const { rx } = await patientWithPrescription();
+    const db = t.database.handle.db;
+    const repository = new PrescriptionRepository(db);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const filling = db.transaction().execute(async (trx) => {
+      await repository.lockForFill(rx.token, trx);
+      locked();
+      await held;
+    });
+    await lockTaken;
+    const other = db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`set local lock_timeout = '200ms'`.execute(trx);
+        await trx.updateTable('prescriptions').set({ refills_remaining: 0 }).where('token', '=', rx.token).execute();
+      })
+      .catch((error: { code?: string }) => error.code);
+    expect(await other).toBe('55P03'); // lock_not_available: the row is the filling transaction's
+    release();
+    await filling;
   });
 
   it('bills insurance: stores card fields as an insurance record, names plans by token and opens a copay request per prescription', async () => {

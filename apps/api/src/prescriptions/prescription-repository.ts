@@ -1,5 +1,5 @@
 import { updatedOneRow, type Db } from '../db/database.js';
-import { assertedWrite, reuseCompiled, rowByKey, rowsByKeys } from '../db/transactor.js';
+import { assertedWrite, isPostgres, reuseCompiled, rowByKey, rowsByKeys } from '../db/transactor.js';
 import type { Fill } from './fillable.js';
 import type { PrescriptionsTable } from './prescription-tables.js';
 
@@ -20,6 +20,17 @@ export class PrescriptionRepository {
   /** Prescriptions by token, in one query, in any customer's records (ownership is the caller's concern). */
   async findMany(tokens: readonly string[], trx: Db = this.db): Promise<PrescriptionRow[]> {
     return rowsByKeys(trx, 'prescriptions', 'token', tokens);
+  }
+
+  /**
+   * A prescription read again to fill it after a concurrent fill changed it: on PostgreSQL
+   * with its row locked (`for update`) until the transaction ends, so the fill that follows
+   * cannot find it changed once more; on the embedded database the transaction already holds
+   * the only write lock.
+   */
+  async lockForFill(token: string, trx: Db): Promise<PrescriptionRow | undefined> {
+    const read = trx.selectFrom('prescriptions').selectAll().where('token', '=', token);
+    return isPostgres(trx) ? read.forUpdate().executeTakeFirst() : read.executeTakeFirst();
   }
 
   /** A patient's prescriptions, newest first. */

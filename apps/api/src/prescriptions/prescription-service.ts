@@ -86,8 +86,9 @@ export class PrescriptionService {
 
   /**
    * Records the next fill of a prescription with a conditional update; when a concurrent
-   * fill changed it since it was read, reads it again and retries, and refuses it once it
-   * is no longer fillable (so two fills of the last refill never both succeed).
+   * fill changed it since it was read, reads it again, its row locked (`lockForFill`), and
+   * retries, and refuses it once it is no longer fillable (so two fills of the last refill
+   * never both succeed, and a prescription many fill at once is not refused for being busy).
    */
   async fill(trx: Db, seen: PrescriptionRow, now: Date): Promise<FillOutcome> {
     let rx: PrescriptionRow | undefined = seen;
@@ -95,7 +96,7 @@ export class PrescriptionService {
       const fill = nextFill(rx, now);
       if (!fill) break;
       if (await this.prescriptions.applyFill(rx, fill, trx)) return { filled: fill };
-      [rx] = await this.prescriptions.findMany([seen.token], trx);
+      rx = await this.prescriptions.lockForFill(seen.token, trx);
     }
     return { refused: rx ? unfillableReason(rx, now) : null };
   }
