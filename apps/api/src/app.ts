@@ -6,6 +6,7 @@ import { registerDashboard } from './dashboard/dashboard-routes.js';
 import { registerDocs } from './docs/docs-routes.js';
 import { handlers } from './generated/handler-index.js';
 import { routes } from './generated/routes.js';
+import { sendAnswersTogether } from './http/answers-together.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { registerHealth } from './http/health-routes.js';
@@ -77,6 +78,7 @@ export async function buildApp({ config, database, logger, workers: runWorkers =
   await registerBodyParsers(fastify, { bodyLimit: config.bodyLimit, maxDepth: limits.bodyMaxDepth, maxMembers: limits.bodyMaxMembers });
   registerMediaBodyParser(fastify, config.media.maxBytes);
   installErrorHandling(fastify);
+  sendAnswersTogether(fastify);
   const rateLimits = await installRateLimits(fastify, config.rateLimit);
   fastify.addHook('onRequest', rateLimits.onRequest);
   const services = createServices(database, config, fastify.log);
