@@ -53,6 +53,20 @@ describe('a JSON body', () => {
     const res = await putPatientJson('{"first_name":"Jane","__proto__":{"admin":true}}');
     expect(res.json).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Body is not valid JSON.' });
   });
+
+  it('with a __proto__ key spelled in escapes, nested, is refused as not valid JSON', async () => {
+    for (const key of ['\\u005f\\u005fproto\\u005f\\u005f', '__\\u0070roto__']) {
+      const res = await putPatientJson(`{"first_name":"Jane","patient_survey":{"${key}":{"admin":true}}}`);
+      expect(res.json).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Body is not valid JSON.' });
+    }
+  });
+
+  it('with escapes that spell no __proto__ key is read', async () => {
+    const res = await putPatientJson('{"first_name":"J\\u0061ne","last_name":"Doe","dob":"19800131","gender":"female","zip":"94107"}');
+    expect(res.status).toBe(201);
+    const read = await t.raw('GET', `/v1/patient/${res.json.patient_token}`, { headers: { authorization: `ApiKey ${acme.sandbox_api_key}` } });
+    expect(read.json.first_name).toBe('Jane');
+  });
 });
 
 describe('a form body', () => {

@@ -74,13 +74,22 @@ function refuseProtoKeys(key: string, value: unknown): unknown {
   return value;
 }
 
+/**
+ * `JSON.parse`, refusing `__proto__` keys. A text that cannot hold one (no `__proto__` in
+ * it, and no `\u` escape that could spell it) is parsed without the reviver, which would be
+ * called for every member and cost three times the parse.
+ */
+function parseJson(text: string): unknown {
+  return text.includes('__proto__') || text.includes('\\u') ? JSON.parse(text, refuseProtoKeys) : JSON.parse(text);
+}
+
 /** Whether a text is a JSON object or array (measured first, like every JSON body). */
 function isJsonStructure(text: string, limits: Pick<BodyShapeLimits, 'maxDepth' | 'maxMembers'>): boolean {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return false;
   try {
     checkJsonShape(trimmed, limits);
-    const value: unknown = JSON.parse(trimmed, refuseProtoKeys);
+    const value = parseJson(trimmed);
     return typeof value === 'object' && value !== null;
   } catch {
     return false;
@@ -112,7 +121,7 @@ export async function registerBodyParsers(app: FastifyInstance, limits: BodyShap
     }
     try {
       checkJsonShape(text, limits);
-      done(null, JSON.parse(text, refuseProtoKeys));
+      done(null, parseJson(text));
     } catch (error) {
       done(error instanceof SyntaxError ? badRequest('Body is not valid JSON.') : (error as Error), undefined);
     }
