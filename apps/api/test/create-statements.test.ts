@@ -12,6 +12,7 @@ import { shippingAddress, TESTS } from './support/diagnostic-orders.js';
 import { cashBody } from './support/fill-request-steps.js';
 import { fromPharmacy } from './support/transfer-request-steps.js';
 import { createPatient, insertPrescription } from './support/fixtures.js';
+import { conversation } from './support/pg-conversation.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** pg's query, which every statement a client sends goes through (`submit`), with its text. */
@@ -30,28 +31,6 @@ async function capturing(call: () => Promise<{ status: number }>): Promise<{ sta
     return { status: (await call()).status, sent };
   } finally {
     Query.prototype.submit = submit;
-  }
-}
-
-/**
- * `call`'s status and its conversation with PostgreSQL, of the statements `own` names (the
- * background jobs' are left out): `> name` when one went out, `< name` when its answer was in.
- */
-async function conversation(own: (text?: string) => string | undefined, call: () => Promise<{ status: number }>): Promise<{ status: number; said: string[] }> {
-  const said: string[] = [];
-  const { submit, handleReadyForQuery } = Query.prototype;
-  Query.prototype.submit = function (this: { text?: string }, ...args: unknown[]) {
-    if (own(this.text)) said.push(`> ${own(this.text)}`);
-    return submit.apply(this, args);
-  };
-  Query.prototype.handleReadyForQuery = function (this: { text?: string }, ...args: unknown[]) {
-    if (own(this.text)) said.push(`< ${own(this.text)}`);
-    return handleReadyForQuery.apply(this, args);
-  };
-  try {
-    return { status: (await call()).status, said };
-  } finally {
-    Object.assign(Query.prototype, { submit, handleReadyForQuery });
   }
 }
 
@@ -78,7 +57,7 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL'
         }),
       );
       said = traced.said;
-      return traced;
+      return traced.result;
     });
     expect(status).toBe(201);
     // The background jobs' polls (`select "id" from "sandbox_steps" ...`) may come in between.
@@ -115,13 +94,13 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL'
     const customer = await t.customer();
     const patient = await createPatient(t, customer.sandbox_api_key);
     const own = (text = '') => /^(insert into|with w0 as \(insert into) "(diagnostic_orders|diagnostic_order_panels|events|sandbox_steps)"/.exec(text)?.[2];
-    const { status, said } = await conversation(own, () =>
+    const { result, said } = await conversation(own, () =>
       t.raw('POST', '/diagnostics/v0/orders', {
         headers: { authorization: `ApiKey ${customer.sandbox_api_key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ patient_token: patient, test_id: TESTS.thyroid, address: shippingAddress }),
       }),
     );
-    expect(status).toBe(201);
+    expect(result.status).toBe(201);
     expect(said.slice(0, 5)).toEqual(['> diagnostic_orders', '< diagnostic_orders', '> diagnostic_order_panels', '> events', '> sandbox_steps']);
   });
 });

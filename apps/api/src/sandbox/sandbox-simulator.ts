@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Selectable } from 'kysely';
 import { updatedOneRow } from '../db/database.js';
 import type { JobClaims, JobTable } from '../db/job-claims.js';
+import { assertedWrite } from '../db/transactor.js';
 import { LifecycleError } from '../errors.js';
 import type { SandboxSimulation } from '../events/sandbox-simulation.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
@@ -49,15 +50,19 @@ export class SandboxSimulator {
     const about = { reqId: requestId, job: 'sandbox-step', subject: step.subject, subject_token: step.subject_token, step: step.step };
     try {
       const outcome = await this.units.run(requestId, async (uow) => {
-        // Advance first: the row lock serializes workers, and a step already taken elsewhere is not taken twice.
-        const advanced = await uow.trx
+        // Advance first: the row lock serializes workers, and a step already taken elsewhere is
+        // not taken twice. The step is claimed, so another worker seldom took it meanwhile: the
+        // advance is asserted (assertedWrite), sent with the step's next statement in an
+        // optimistic unit of work, which runs again, without optimism, to skip it when it was.
+        const advance = uow.trx
           .updateTable('sandbox_steps')
           .set({ step: step.step + 1, updated_at: nowIso() })
           .where('id', '=', step.id)
           .where('step', '=', step.step)
           .where('state', '=', 'scheduled')
-          .executeTakeFirst();
-        if (!updatedOneRow(advanced)) return 'skipped' as const;
+          .compile();
+        const advanced = await uow.trx.executeQuery(assertedWrite(advance));
+        if (!updatedOneRow({ numUpdatedRows: advanced.numAffectedRows ?? 0n })) return 'skipped' as const;
         const script = this.scripts[step.subject];
         if (!script) throw new LifecycleError('INVALID', `Unknown sandbox subject ${String(step.subject)}.`);
         const simulation = step.simulation === null ? undefined : (JSON.parse(step.simulation) as SandboxSimulation);
