@@ -334,7 +334,12 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('a service process kill
     const batchOf = new Map<string, number>();
     /** At each kill: refills due, already submitted, and claimed by the killed process but not submitted (leased). */
     const kills: { due: number; submitted: number; leased: number }[] = [];
-    service = await startService(setup.env);
+    // One refill at a time: a claim of SCHEDULER_BATCH (5) refills performed together ended
+    // within a millisecond or two of its first submission, so on a fast machine the kill,
+    // watched for in that window, landed after the whole claim (three kills, none leased);
+    // one at a time, the claim is held across four more submissions.
+    const env = { ...setup.env, SCHEDULER_CONCURRENCY: '1' };
+    service = await startService(env);
     const outputs: string[] = [];
     for (let repeat = 0; repeat < REPEATS; repeat++) {
       // A new batch of subscriptions; those of earlier repetitions come due again too.
@@ -364,7 +369,7 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('a service process kill
       outputs.push(service.output());
       kills.push({ due, submitted: (await countActions(setup.db, 'COMPLETE')) - completeBefore, leased: await leasedNow() });
       // A new process on the same database, its clock past the dead one's leases.
-      service = await startService(setup.env);
+      service = await startService(env);
       setup.clock.advance(ACTION_LEASE_MS + 60_000);
       await waitFor(`the ${due} due refills of repetition ${repeat}`, async () => (await countActions(setup.db, 'COMPLETE')) - completeBefore >= due && (await countActions(setup.db, 'PENDING', new Date(setup.clock.now()).toISOString())) === 0);
       await sleep(300);
