@@ -2,7 +2,7 @@
 // (http/answers-together.ts), unchanged, and the service's own answers go out this way.
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sendAnswersTogether } from '../src/http/answers-together.js';
 import { createPatient } from './support/fixtures.js';
@@ -23,25 +23,31 @@ function recordWrites(app: FastifyInstance, said: Said): void {
   });
 }
 
-/** Two routes waiting on one gate, opened in a turn that then records its end. */
-async function gatedApp(together: boolean): Promise<{ app: FastifyInstance; said: Said; open: () => void }> {
+/**
+ * Two requests whose routes wait on one gate, opened in a turn that then records its end:
+ * what was written and when (`said`, read once the turn after the answers is over too), and the answers.
+ */
+async function gatedAnswers(together: boolean): Promise<{ said: Said; answers: LightMyRequestResponse[] }> {
   const said: Said = [];
   const app = Fastify();
   if (together) sendAnswersTogether(app);
   recordWrites(app, said);
-  let opened!: () => void;
-  const gate = new Promise<void>((resolve) => (opened = resolve));
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
   app.get('/a', async () => (await gate, { a: 1 }));
   app.get('/b', async () => (await gate, { b: 2 }));
   await app.ready();
-  return {
-    app,
-    said,
-    open: () => {
-      opened();
-      setImmediate(() => said.push('turn over'));
-    },
-  };
+  try {
+    const answering = Promise.all([app.inject('/a'), app.inject('/b')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    open();
+    setImmediate(() => said.push('turn over'));
+    const answers = await answering;
+    await new Promise((resolve) => setImmediate(resolve));
+    return { said, answers };
+  } finally {
+    await app.close();
+  }
 }
 
 describe('answers finished in one turn', () => {
@@ -52,25 +58,13 @@ describe('answers finished in one turn', () => {
   });
 
   it('are written together when the turn is over, not each as it is ready', async () => {
-    const gated = await gatedApp(true);
-    app = gated.app;
-    const answers = Promise.all([app.inject('/a'), app.inject('/b')]);
-    await new Promise((resolve) => setImmediate(resolve));
-    gated.open();
-    const [a, b] = await answers;
-    expect(gated.said).toEqual(['turn over', 'wrote /a', 'wrote /b']);
-    expect([a.statusCode, a.json(), b.statusCode, b.json()]).toEqual([200, { a: 1 }, 200, { b: 2 }]);
+    const { said, answers: [a, b] } = await gatedAnswers(true);
+    expect(said).toEqual(['turn over', 'wrote /a', 'wrote /b']);
+    expect([a!.statusCode, a!.json(), b!.statusCode, b!.json()]).toEqual([200, { a: 1 }, 200, { b: 2 }]);
   });
 
   it('were written as each was ready without it (what the test above tells apart)', async () => {
-    const gated = await gatedApp(false);
-    app = gated.app;
-    const answers = Promise.all([app.inject('/a'), app.inject('/b')]);
-    await new Promise((resolve) => setImmediate(resolve));
-    gated.open();
-    await answers;
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(gated.said).toEqual(['wrote /a', 'wrote /b', 'turn over']);
+    expect((await gatedAnswers(false)).said).toEqual(['wrote /a', 'wrote /b', 'turn over']);
   });
 
   it('leave unchanged: status, headers, errors and streamed bodies', async () => {
