@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/database.js';
 import { GroupCommitTransactor } from '../src/db/group-commit.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -11,7 +12,7 @@ describe.runIf(embedded)('group commit on the embedded database', () => {
   let transactor: GroupCommitTransactor;
   beforeAll(async () => {
     database = await createTestDatabase();
-    transactor = new GroupCommitTransactor(database.handle.db);
+    transactor = new GroupCommitTransactor(database.handle.db, database.handle.embedded);
   });
   afterAll(async () => database?.dispose());
 
@@ -34,7 +35,7 @@ describe.runIf(embedded)('group commit on the embedded database', () => {
   });
 
   it('answers each unit its own result, across more units than one batch holds', async () => {
-    const small = new GroupCommitTransactor(database.handle.db, 7);
+    const small = new GroupCommitTransactor(database.handle.db, database.handle.embedded, 7);
     const values = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         small.run(async (trx) => {
@@ -62,4 +63,113 @@ describe.runIf(embedded)('group commit on the embedded database', () => {
     const ids = (await database.handle.db.selectFrom('customers').select('id').where('id', 'like', 'm%').orderBy('id').execute()).map((r) => r.id);
     expect(ids).toEqual(['m1', 'm2', 'm5', 'm6']);
   });
+
+  describe('savepoints only where a unit needs one', () => {
+    const insert = (trx: Db, id: string) => trx.insertInto('customers').values(customer(id)).execute();
+    const stored = async (prefix: string) =>
+      (await database.handle.db.selectFrom('customers').select('id').where('id', 'like', `${prefix}%`).orderBy('id').execute()).map((r) => r.id);
+    /** Units whose runs are counted by name. */
+    const counting = () => {
+      const runs = new Map<string, number>();
+      const counted = (id: string, work: (trx: Db) => Promise<unknown>) => (trx: Db) => {
+        runs.set(id, (runs.get(id) ?? 0) + 1);
+        return work(trx);
+      };
+      return { runs, counted };
+    };
+    const writesOf = async (batch: () => Promise<unknown>) => {
+      const before = database.handle.embedded!.writes;
+      await batch();
+      return database.handle.embedded!.writes - before;
+    };
+
+    it('runs single writes and units that may run again without savepoints, and guards the others with one each', async () => {
+      // `begin`, five inserts, `commit`: no savepoint (each would add two statements that may write).
+      const unguarded = await writesOf(() =>
+        Promise.all([0, 1, 2].map((i) => transactor.runSingleWrite((db) => insert(db, `s1-${i}`))).concat([3, 4].map((i) => transactor.runOptimistic((trx) => insert(trx, `s1-${i}`))))),
+      );
+      expect(unguarded).toBe(7);
+      const guarded = await writesOf(() => Promise.all([0, 1, 2, 3, 4].map((i) => transactor.run((trx) => insert(trx, `s2-${i}`)))));
+      expect(guarded).toBe(7 + 2 * 5);
+      expect(await stored('s1-')).toEqual(['s1-0', 's1-1', 's1-2', 's1-3', 's1-4']);
+      expect(await stored('s2-')).toHaveLength(5);
+    });
+
+    it('fails a single write alone: a statement refused is undone by SQLite, the others commit', async () => {
+      const results = await Promise.allSettled([
+        transactor.runSingleWrite((db) => insert(db, 's3-a')),
+        transactor.runSingleWrite((db) => db.insertInto('customers').values([customer('s3-b'), customer('s3-a')]).execute()),
+        transactor.runSingleWrite((db) => insert(db, 's3-c')),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(await stored('s3-')).toEqual(['s3-a', 's3-c']);
+    });
+
+    it('leaves a single write written when its unit fails after it, as PostgreSQL does without a transaction', async () => {
+      const results = await Promise.allSettled([
+        transactor.runSingleWrite(async (db) => {
+          await insert(db, 's4-a');
+          throw new Error('failed after its write');
+        }),
+        transactor.runSingleWrite((db) => insert(db, 's4-b')),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+      expect(await stored('s4-')).toEqual(['s4-a', 's4-b']);
+    });
+
+    it('fails a unit that may run again alone when it fails before writing, running nobody twice', async () => {
+      const { runs, counted } = counting();
+      const results = await Promise.allSettled([
+        transactor.runOptimistic(counted('a', (trx) => insert(trx, 's5-a'))),
+        transactor.runOptimistic(
+          counted('b', async (trx) => {
+            await trx.selectFrom('customers').select('id').execute();
+            throw new Error('business rule refused b');
+          }),
+        ),
+        transactor.runOptimistic(counted('c', (trx) => insert(trx, 's5-c'))),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(Object.fromEntries(runs)).toEqual({ a: 1, b: 1, c: 1 });
+      expect(await stored('s5-')).toEqual(['s5-a', 's5-c']);
+    });
+
+    it('runs the batch again when a unit that may run again fails after writing, that unit in a savepoint, a guarded unit once', async () => {
+      const { runs, counted } = counting();
+      const results = await Promise.allSettled([
+        // queued first, but a guarded unit runs after those that may run again: once
+        transactor.run(counted('guarded', (trx) => insert(trx, 's6-guarded'))),
+        transactor.runOptimistic(counted('a', (trx) => insert(trx, 's6-a'))),
+        transactor.runOptimistic(
+          counted('b', async (trx) => {
+            await insert(trx, 's6-b');
+            throw new Error('business rule refused b after its write');
+          }),
+        ),
+        transactor.runOptimistic(counted('c', (trx) => insert(trx, 's6-c'))),
+        transactor.runSingleWrite(counted('single', (db) => insert(db, 's6-single'))),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ message: 'business rule refused b after its write' });
+      // a and b ran before b failed; c, the single write and the guarded unit had not yet run.
+      expect(Object.fromEntries(runs)).toEqual({ a: 2, b: 2, c: 1, single: 1, guarded: 1 });
+      expect(await stored('s6-')).toEqual(['s6-a', 's6-c', 's6-guarded', 's6-single']);
+    });
+
+    it('fails the whole batch when SQLite ended its transaction after a unit without a savepoint failed', async () => {
+      const results = await Promise.allSettled([
+        transactor.runSingleWrite((db) => insert(db, 's7-a')),
+        transactor.runSingleWrite(async (db) => {
+          // what SQLite does itself after a full disk or an I/O error
+          await sql`rollback`.execute(db);
+          throw new Error('disk full');
+        }),
+        transactor.runSingleWrite((db) => insert(db, 's7-c')),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      expect(await stored('s7-')).toEqual([]);
+      expect(database.handle.embedded!.inTransaction).toBe(false);
+    });
+  });
 });
+

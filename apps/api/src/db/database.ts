@@ -42,7 +42,17 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /** The embedded database's one connection, as its group commit watches it (absent on PostgreSQL). */
+  embedded?: EmbeddedConnection;
   close(): Promise<void>;
+}
+
+/** What the embedded database's group commit reads of its one connection (group-commit.ts). */
+export interface EmbeddedConnection {
+  /** How many statements that may write (any but a `select`) have run on it so far. */
+  readonly writes: number;
+  /** Whether a transaction is open on it: SQLite ends one itself after some errors (a full disk, an I/O error). */
+  readonly inTransaction: boolean;
 }
 
 type SqlParameter = Parameters<StatementSyncInstance['run']>[number];
@@ -67,10 +77,29 @@ function rowBuilder(columns: readonly string[]): (values: unknown[]) => Record<s
   return new Function('values', `return { ${fields} };`) as (values: unknown[]) => Record<string, unknown>;
 }
 
-function cacheStatement(statement: StatementSyncInstance): CachedStatement {
-  const run = (parameters: readonly unknown[]) => statement.run(...(parameters as SqlParameter[]));
+/** A statement that only reads: any other may write, and is counted (EmbeddedConnection.writes). */
+const READ_ONLY = /^\s*select\b/i;
+
+/** `statement`, kept; `wrote` is called before each run of one that may write. */
+function cacheStatement(statement: StatementSyncInstance, wrote: () => void): CachedStatement {
+  const writes = !READ_ONLY.test(statement.sourceSQL);
+  const run = (parameters: readonly unknown[]) => {
+    if (writes) wrote();
+    return statement.run(...(parameters as SqlParameter[]));
+  };
   if (statement.columns().length === 0) {
-    return { reader: false, all: (parameters) => statement.all(...(parameters as SqlParameter[])), run, iterate: (parameters) => statement.iterate(...(parameters as SqlParameter[])) };
+    return {
+      reader: false,
+      all(parameters) {
+        if (writes) wrote();
+        return statement.all(...(parameters as SqlParameter[]));
+      },
+      run,
+      iterate(parameters) {
+        if (writes) wrote();
+        return statement.iterate(...(parameters as SqlParameter[]));
+      },
+    };
   }
   statement.setReturnArrays(true);
   let columns = 0;
@@ -88,6 +117,7 @@ function cacheStatement(statement: StatementSyncInstance): CachedStatement {
   return {
     reader: true,
     all(parameters) {
+      if (writes) wrote(); // an insert or update `returning` its rows
       const rows = statement.all(...(parameters as SqlParameter[])) as unknown as unknown[][];
       const built: unknown[] = new Array(rows.length);
       for (let i = 0; i < rows.length; i++) built[i] = build(rows[i]!);
@@ -95,6 +125,7 @@ function cacheStatement(statement: StatementSyncInstance): CachedStatement {
     },
     run,
     *iterate(parameters) {
+      if (writes) wrote();
       for (const values of statement.iterate(...(parameters as SqlParameter[])) as Iterable<unknown[]>) yield build(values);
     },
   };
@@ -106,9 +137,14 @@ const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
 /**
  * Kysely prepares every query it runs; preparing costs more than running a point lookup,
  * so statements are kept per SQL text (Kysely's SQL is parameterized, so the set is small).
+ * The embedded database's one connection, so it also counts the statements that may write.
  */
-class StatementCache {
+class StatementCache implements EmbeddedConnection {
   private readonly statements = new Map<string, CachedStatement>();
+  writes = 0;
+  private readonly wrote = () => {
+    this.writes++;
+  };
 
   constructor(
     private readonly sqlite: DatabaseSyncInstance,
@@ -119,15 +155,19 @@ class StatementCache {
     if (SCHEMA_CHANGE.test(sql)) {
       // Kept statements would still name the old columns; this one runs once.
       this.statements.clear();
-      return cacheStatement(this.sqlite.prepare(sql));
+      return cacheStatement(this.sqlite.prepare(sql), this.wrote);
     }
     let statement = this.statements.get(sql);
     if (!statement) {
-      statement = cacheStatement(this.sqlite.prepare(sql));
+      statement = cacheStatement(this.sqlite.prepare(sql), this.wrote);
       if (this.statements.size >= this.maxStatements) this.statements.clear();
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  get inTransaction(): boolean {
+    return this.sqlite.isTransaction;
   }
 
   close(): void {
@@ -170,10 +210,11 @@ export function openDatabase(url: string, postgres: Partial<PostgresConfig> = {}
   sqlite.exec('pragma journal_mode = WAL');
   sqlite.exec('pragma synchronous = FULL');
   sqlite.exec('pragma foreign_keys = ON');
-  // The undo journal of a statement inside a savepoint (every unit of a group commit runs in
+  // The undo journal of a statement inside a transaction (a group commit runs many units in
   // one) in memory, not a temporary file made, written and deleted for that one statement: it
   // is read only to roll the statement back, never to recover after a crash (the WAL is).
   sqlite.exec('pragma temp_store = MEMORY');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: new StatementCache(sqlite) as never }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const embedded = new StatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: embedded as never }) });
+  return { db, dialect: 'sqlite', embedded, close: () => db.destroy() };
 }

@@ -271,5 +271,5 @@ export class SimpleTransactor implements Transactor {
  * units of work share one commit (group commit); PostgreSQL gets a transaction per unit.
  */
 export function transactorFor(database: DatabaseHandle): Transactor {
-  return database.dialect === 'sqlite' ? new GroupCommitTransactor(database.db) : new SimpleTransactor(database.db);
+  return database.dialect === 'sqlite' ? new GroupCommitTransactor(database.db, database.embedded) : new SimpleTransactor(database.db);
 }
