@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Principal } from '../auth/principal.js';
 import { idempotencyKeyInUse, idempotencyKeyReused } from '../errors.js';
@@ -29,7 +29,7 @@ export function fingerprintOf(operationId: string, input: { path: unknown; query
   const { [IDEMPOTENCY_KEY]: _key, ...headers } = input.headers ?? {};
   const args = [operationId, input.path, input.query, input.body];
   if (Object.keys(headers).length > 0) args.push(headers);
-  return createHash('sha256').update(canonical(args)).digest('hex');
+  return hash('sha256', canonical(args), 'hex');
 }
 
 /** Whose keys they are: the caller's customer and environment (or its tenant). */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Names compare trimmed and case-insensitively. */
 export function normalizeName(name: string): string {
@@ -24,5 +24,5 @@ export function identityKey(p: PatientIdentity): string {
     normalizeName(p.guardian ?? ''),
     p.species,
   ];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return hash('sha256', JSON.stringify(parts), 'hex');
 }
