@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditRepository } from '../src/audit/audit-repository.js';
 import { AUDIT_BATCH, AuditTrail, type AuditEntry } from '../src/audit/audit-trail.js';
 import type { AuditEvent, AuditSegmentRecordsTable, AuditSegmentsTable } from '../src/audit/audit-tables.js';
+import { decodeSegmentEvents } from '../src/audit/segment-events.js';
 import type { Transactor } from '../src/db/transactor.js';
 
 /** A repository that keeps what it is given, refusing while `down` is set. */
@@ -11,7 +12,7 @@ function memory() {
     async append(_trx: unknown, segment: AuditSegmentsTable, records: readonly AuditSegmentRecordsTable[]) {
       if (state.down) throw new Error('database unavailable');
       state.segments.push(segment);
-      state.events.push(...(JSON.parse(segment.events) as AuditEvent[]));
+      state.events.push(...decodeSegmentEvents(segment.events));
       state.records.push(...records);
     },
   } as unknown as AuditRepository;

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent as AuditEventView } from '../src/audit/audit-tables.js';
+import { decodeSegmentEvents } from '../src/audit/segment-events.js';
 import type { NewCustomer } from '../src/customers/customer-service.js';
 import { routes } from '../src/generated/routes.js';
 import { cashBody } from './support/fill-request-steps.js';
@@ -70,11 +71,13 @@ describe('the audit trail of patient data access', () => {
       expect(event.request_id).toMatch(/^req_/);
       expect(Date.now() - Date.parse(event.at)).toBeLessThan(60_000);
     }
-    // No field value reaches the trail's tables.
+    // No field value reaches the trail's tables (a segment's events read as stored, deflated).
+    const segments = await t.database.handle.db.selectFrom('audit_segments').selectAll().execute();
     const rows = JSON.stringify([
-      ...(await t.database.handle.db.selectFrom('audit_segments').selectAll().execute()),
+      ...segments.map((segment) => ({ ...segment, events: decodeSegmentEvents(segment.events) })),
       ...(await t.database.handle.db.selectFrom('audit_segment_records').selectAll().execute()),
     ]);
+    expect(rows).toContain(patient);
     for (const value of ['Auditta', 'Doe', '19800131', '123456789', 'Market', '4155550199', 'jane@example.com']) expect(rows).not.toContain(value);
   });
 
@@ -131,6 +134,26 @@ describe('the audit trail of patient data access', () => {
     expect(audit('createFillRequest')!.recordIds).toContainEqual(['body', 'medications', '[]', 'prescription_token']);
     expect(audit('getPrescriber')).toBeUndefined();
     expect(audit('getWebhookEndpoint')).toBeUndefined();
+  });
+
+  it("stores a segment's events deflated, and reads segments stored as plain JSON before", async () => {
+    const patient = await createPatient(t, acme.sandbox_api_key);
+    await t.app.services.audit.flush();
+    const db = t.database.handle.db;
+    const stored = await db
+      .selectFrom('audit_segments')
+      .select('events')
+      .where('id', 'in', (sub) => sub.selectFrom('audit_segment_records').select('segment_id').where('record_id', '=', patient))
+      .executeTakeFirstOrThrow();
+    expect(stored.events).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    const [created] = decodeSegmentEvents(stored.events).filter((event) => event.record_ids.includes(patient));
+    expect(created).toMatchObject({ operation: 'createPatient', customer_id: acme.customer_id, record_ids: [patient] });
+
+    // A segment as the trail stored them before: its events' JSON as it is.
+    const earlier: AuditEventView = { ...created!, id: 'aud_earlier1', record_ids: ['earlierRecord1'] };
+    await db.insertInto('audit_segments').values({ id: 'aus_earlier1', first_at: earlier.at, last_at: earlier.at, event_count: 1, events: JSON.stringify([earlier]) }).execute();
+    await db.insertInto('audit_segment_records').values({ segment_id: 'aus_earlier1', record_id: 'earlierRecord1', last_at: earlier.at }).execute();
+    expect(await trailOf('earlierRecord1')).toEqual([earlier]);
   });
 
   it('is append-only: an UPDATE of either table is refused', async () => {

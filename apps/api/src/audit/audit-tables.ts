@@ -41,7 +41,7 @@ export interface AuditSegmentsTable {
   first_at: string;
   last_at: string;
   event_count: number;
-  /** The events, a JSON array of `AuditEvent`s. */
+  /** The events: a JSON array of `AuditEvent`s, deflated and in base64 (segment-events.ts; older segments plain JSON). */
   events: string;
 }
 

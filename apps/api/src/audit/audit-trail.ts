@@ -5,6 +5,7 @@ import type { Transactor } from '../db/transactor.js';
 import { randomToken, recordToken } from '../tokens.js';
 import type { AuditQuery, AuditRepository } from './audit-repository.js';
 import type { ActorType, AuditEvent } from './audit-tables.js';
+import { decodeSegmentEvents, encodeSegmentEvents } from './segment-events.js';
 
 /** One access to patient data, as the API or a staff command reports it. */
 export interface AuditEntry {
@@ -104,7 +105,7 @@ export class AuditTrail {
     for (let offset = 0; found.length < query.limit; offset += SEGMENTS_PER_PAGE) {
       const segments = await this.repository.segments(query, offset, SEGMENTS_PER_PAGE);
       for (const segment of segments) {
-        const events = JSON.parse(segment.events) as AuditEvent[];
+        const events = decodeSegmentEvents(segment.events);
         for (let i = events.length - 1; i >= 0 && found.length < query.limit; i--) {
           if (matches(events[i]!, query)) found.push(events[i]!);
         }
@@ -149,9 +150,9 @@ export class AuditTrail {
     }
     const id = `aus_${recordToken(20)}`;
     const lastAt = new Date(batch[batch.length - 1]!.at).toISOString();
-    const segment = { id, first_at: new Date(batch[0]!.at).toISOString(), last_at: lastAt, event_count: batch.length, events: JSON.stringify(events) };
     const records = [...recordIds].map((recordId) => ({ segment_id: id, record_id: recordId, last_at: lastAt }));
     try {
+      const segment = { id, first_at: new Date(batch[0]!.at).toISOString(), last_at: lastAt, event_count: batch.length, events: await encodeSegmentEvents(events) };
       await this.transactor.run((trx) => this.repository.append(trx, segment, records));
       return batch.length;
     } catch (error) {
