@@ -171,5 +171,60 @@ describe.runIf(embedded)('group commit on the embedded database', () => {
       expect(database.handle.embedded!.inTransaction).toBe(false);
     });
   });
-});
 
+  describe('a batch waits while each turn of the event loop brings more units', () => {
+    const insert = (db: Db, id: string) => db.insertInto('customers').values(customer(id)).execute();
+
+    /**
+     * Hands in units as requests under load do: two in one turn of the event loop, then one
+     * in each following turn, until `more` says stop. Resolves to the units' answers.
+     */
+    const handInOverTurns = (unit: (i: number) => Promise<unknown>, more: (i: number) => boolean) =>
+      new Promise<Promise<unknown>[]>((done) => {
+        const units = [unit(0), unit(1)];
+        const next = () => {
+          if (!more(units.length)) return done(units);
+          units.push(unit(units.length));
+          setImmediate(next);
+        };
+        setImmediate(next);
+      });
+
+    it('commits units handed in over consecutive turns together', async () => {
+      const before = database.handle.embedded!.writes;
+      const units = await handInOverTurns((i) => transactor.runSingleWrite((db) => insert(db, `w1-${i}`)), (i) => i < 6);
+      await Promise.all(units);
+      // `begin`, six inserts, `commit`: one batch, where one turn's wait would make five.
+      expect(database.handle.embedded!.writes - before).toBe(8);
+    });
+
+    it('commits apart units handed in after a turn that brought none', async () => {
+      const before = database.handle.embedded!.writes;
+      const first = transactor.runSingleWrite((db) => insert(db, 'w2-a'));
+      await new Promise((done) => setImmediate(done));
+      await first;
+      await transactor.runSingleWrite((db) => insert(db, 'w2-b'));
+      expect(database.handle.embedded!.writes - before).toBe(6);
+    });
+
+    it('stops waiting a few milliseconds after the first unit, though units keep coming every turn', async () => {
+      // No bound from the batch's size here: only the time bounds the wait.
+      const large = new GroupCommitTransactor(database.handle.db, database.handle.embedded, 1_000_000);
+      const before = database.handle.embedded!.writes;
+      const started = Date.now();
+      let firstAnsweredAfter = Infinity;
+      const unit = (i: number) => {
+        const answered = large.runSingleWrite((db) => insert(db, `w3-${i}`));
+        return i > 0 ? answered : answered.then(() => (firstAnsweredAfter = Date.now() - started));
+      };
+      // Units keep coming until the first is answered, or for 2 s.
+      const units = await handInOverTurns(unit, () => firstAnsweredAfter === Infinity && Date.now() - started < 2_000);
+      await Promise.all(units);
+      expect(firstAnsweredAfter).toBeLessThan(1_000);
+      // The batch waited for units of several turns, then committed them together (one
+      // `begin` and one `commit` beside their inserts).
+      expect(units.length).toBeGreaterThan(3);
+      expect(database.handle.embedded!.writes - before - units.length).toBe(2);
+    });
+  });
+});

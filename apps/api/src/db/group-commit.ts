@@ -14,6 +14,9 @@ function savepoint(i: number) {
   });
 }
 
+/** The longest a batch waits for more units (schedule): a few commits' time, well inside the p99 goal of a write. */
+const MAX_WAIT_MS = 5;
+
 /**
  * How a unit of work is kept apart from the others of its batch when it fails:
  * - `guarded`: in a savepoint of its own, rolled back alone (`run`);
@@ -82,14 +85,30 @@ export class GroupCommitTransactor {
     });
   }
 
-  /** Waits for the current I/O phase to hand in its units of work, then flushes them together. */
+  /**
+   * Waits for the current I/O phase to hand in its units of work, then flushes them together;
+   * while each turn of the event loop brings more, waits another turn, up to a batch's worth
+   * of units or MAX_WAIT_MS after the first. A turn that brings none ends the wait, so the
+   * loop never idles for it: the units wait while others' requests are being served. Without
+   * the wait, clients answered by one commit send their next requests while the others' are
+   * being served, and a steady load splits into two batches taking turns at committing, each
+   * commit paying a disk flush for half of the clients.
+   */
   private schedule(): void {
     if (this.scheduled || this.flushing) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const since = performance.now();
+    let seen = this.queue.length;
+    const wait = () => {
+      if (this.queue.length > seen && this.queue.length < this.maxBatch && performance.now() - since < MAX_WAIT_MS) {
+        seen = this.queue.length;
+        setImmediate(wait);
+        return;
+      }
       this.scheduled = false;
       void this.flush();
-    });
+    };
+    setImmediate(wait);
   }
 
   private async flush(): Promise<void> {
