@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { trimStrings } from '../src/http/request-validation.js';
 
 describe('trimming the strings of a request', () => {
-  it('trims every string, however deep, into a copy', () => {
-    const input = { name: '  Jane ', list: [' a ', { b: ' b' }], n: 1, none: null, yes: true };
-    expect(trimStrings(input)).toEqual({ name: 'Jane', list: ['a', { b: 'b' }], n: 1, none: null, yes: true });
-    expect(input.name).toBe('  Jane ');
+  it('trims every string, however deep, in place', () => {
+    const input = { name: '  Jane ', list: [' a ', { b: ' b' }], n: 1, none: null, yes: true, kept: 'as sent' };
+    expect(trimStrings(input)).toBe(input);
+    expect(input).toEqual({ name: 'Jane', list: ['a', { b: 'b' }], n: 1, none: null, yes: true, kept: 'as sent' });
+    expect(trimStrings(' alone ')).toBe('alone');
   });
 
   it('walks 100,000 levels of nesting without exhausting the stack', () => {

@@ -225,29 +225,29 @@ function describeErrors(allErrors: ErrorObject[], data: unknown): ValidationErro
   return [...items.values()].slice(0, MAX_VALIDATION_ERRORS);
 }
 
-/** A shallow copy of a value, strings trimmed; containers are filled in by trimStrings. */
-function trimmedCopy(value: unknown): unknown {
-  if (typeof value === 'string') return value.trim();
-  if (Array.isArray(value)) return [...value];
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value));
-  return value;
-}
-
 /**
- * Trims surrounding white space from every string, as the seed trims names, into a copy.
- * Walks with its own stack rather than recursing, so no nesting can exhaust the call
- * stack (bodies are bounded at parse time too: http/body-parsers.ts).
+ * Trims surrounding white space from every string, as the seed trims names, in place: the
+ * value is the request's own parse (its JSON body, form body or a copy of its query),
+ * shared with nothing. Only a string that changes is written back. Walks with its own stack
+ * rather than recursing, so no nesting can exhaust the call stack (bodies are bounded at
+ * parse time too: http/body-parsers.ts). Copying the whole tree first cost a fill request's
+ * body about 2% of the request's time.
  */
 export function trimStrings<T>(value: T): T {
-  const root = trimmedCopy(value);
-  const pending: object[] = root && typeof root === 'object' ? [root] : [];
+  if (typeof value === 'string') return value.trim() as T;
+  const pending: object[] = value && typeof value === 'object' ? [value] : [];
   for (let container = pending.pop(); container; container = pending.pop()) {
-    for (const [key, child] of Object.entries(container)) {
-      const copy = trimmedCopy(child);
-      // defineProperty, not assignment: a `__proto__` key stays a plain data property.
-      Object.defineProperty(container, key, { value: copy, writable: true, enumerable: true, configurable: true });
-      if (copy && typeof copy === 'object') pending.push(copy);
+    const members = container as Record<string, unknown>;
+    for (const key of Object.keys(members)) {
+      const child = members[key];
+      if (typeof child === 'string') {
+        const trimmed = child.trim();
+        // defineProperty, not assignment: a `__proto__` key stays a plain data property.
+        if (trimmed !== child) Object.defineProperty(members, key, { value: trimmed, writable: true, enumerable: true, configurable: true });
+      } else if (child && typeof child === 'object') {
+        pending.push(child);
+      }
     }
   }
-  return root as T;
+  return value;
 }
