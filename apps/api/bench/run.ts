@@ -207,8 +207,21 @@ async function main(): Promise<void> {
     });
     const rows: Row[] = [];
     rows.push(await measure('bare fastify', 'GET /bare', { url: `${bare}/bare` }));
+    /**
+     * A goal's row, between two runs of the bare route: the machine's speed drifts over a
+     * bench (by a quarter or more between rows on a shared VM), so each goal's ratio is
+     * taken against the bare route measured just before and just after it.
+     */
+    const goals: { goal: string; row: Row; bareBefore: number; bareAfter: number }[] = [];
+    const besideBare = async (goal: string, target: string, operation: string, options: autocannon.Options): Promise<Row> => {
+      const bareBefore = (await measure('bare fastify', 'GET /bare', { url: `${bare}/bare` })).requestsPerSecond;
+      const row = await measure(target, operation, options);
+      const bareAfter = (await measure('bare fastify', 'GET /bare', { url: `${bare}/bare` })).requestsPerSecond;
+      goals.push({ goal, row, bareBefore, bareAfter });
+      return row;
+    };
     rows.push(await measure('service', 'GET /v1/patient/{token}', { url: `${api}/v1/patient/${patient_token}`, headers: auth }));
-    rows.push(await measure('service, no read cache', 'GET /v1/patient/{token}', { url: `${uncached}/v1/patient/${patient_token}`, headers: auth }));
+    rows.push(await besideBare('50%', 'service, no read cache', 'GET /v1/patient/{token}', { url: `${uncached}/v1/patient/${patient_token}`, headers: auth }));
     rows.push(await measure('prism', 'GET /v1/patient/{token}', { url: `${prism}/v1/patient/${patient_token}`, headers: auth }));
     // Audited and unaudited reads, alternated so drift of the machine falls on both.
     const audited: Row[] = [];
@@ -237,9 +250,9 @@ async function main(): Promise<void> {
     // The shipped reference data (358 locations), held in memory per process: goal p99 < 10 ms.
     rows.push(await measure('service', 'GET /v1/nearby_same_day_pickup_locations', { url: `${api}/v1/nearby_same_day_pickup_locations?zip=94103&radius_miles=25`, headers: auth }));
     rows.push(await measure('service', 'POST /oauth/token', { url: api, requests: [{ method: 'POST', path: '/oauth/token', headers: { 'content-type': 'application/json' }, body: credentials }] }));
-    rows.push(await measure('service', 'PUT /v1/patient (new)', createPatients(api)));
+    rows.push(await besideBare('25%, 10× Prism', 'service', 'PUT /v1/patient (new)', createPatients(api)));
     rows.push(await measure('prism', 'PUT /v1/patient (new)', createPatients(prism)));
-    rows.push(await measure('service', 'POST /v1/fill_request', createFills(api)));
+    rows.push(await besideBare('15%, 10× Prism', 'service', 'POST /v1/fill_request', createFills(api)));
     rows.push(await measure('prism', 'POST /v1/fill_request', createFills(prism)));
     rows.push(...audited, ...unaudit, ...keyed, ...bearing);
 
@@ -262,6 +275,21 @@ async function main(): Promise<void> {
     console.log(
       `bearer token vs API key on the same operation: ${Math.round(bearerGet)} vs ${Math.round(keyedGet)} req/s ` +
         `(${(((keyedGet - bearerGet) / keyedGet) * 100).toFixed(1)}% cost, mean of ${keyed.length} alternated runs each)`,
+    );
+    const prismOf = (operation: string) => rows.find((r) => r.target === 'prism' && r.operation === operation)?.requestsPerSecond;
+    console.log('\nthe goals (issue 17), each row against the bare route measured just before and after it:');
+    console.table(
+      goals.map(({ goal, row: r, bareBefore, bareAfter }) => {
+        const prismRate = prismOf(r.operation);
+        return {
+          row: `${r.target} ${r.operation}`,
+          'req/s': r.requestsPerSecond,
+          'bare before / after': `${bareBefore} / ${bareAfter}`,
+          'of the bare route': `${((r.requestsPerSecond / ((bareBefore + bareAfter) / 2)) * 100).toFixed(1)}%`,
+          'Prism ×': prismRate && r.target === 'service' ? (r.requestsPerSecond / prismRate).toFixed(1) : '-',
+          goal,
+        };
+      }),
     );
     const row = (operation: string) => rows.find((r) => r.target === 'service' && r.operation === operation)!.requestsPerSecond;
     console.log(`token exchanges: ${row('POST /oauth/token')}/s`);
