@@ -21,7 +21,7 @@ import { freePort } from './processes.js';
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.env.COLD_START_RUNS ?? 10);
 const idleMs = Number(process.env.COLD_START_IDLE_MS ?? 2000);
-const nodeFlags = ['--max-semi-space-size=32'];
+const nodeFlags = ['--max-semi-space-size=32', '--single-threaded-gc'];
 
 const targets: Record<string, [string, string[]]> = {
   built: [process.execPath, [...nodeFlags, join(apiRoot, 'dist', 'server.js')]],
