@@ -8,12 +8,12 @@
  *   BENCH_REQUESTS=20000 BENCH_ROUNDS=3 BENCH_CONNECTIONS=32 BENCH_PATIENTS=2000
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freePort, serviceCommand, startProcess, type Started } from './processes.js';
+import { cpuMs, freePort, serviceCommand, startProcess, type Started } from './processes.js';
 
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const requests = Number(process.env.BENCH_REQUESTS ?? 20_000);
@@ -21,33 +21,13 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const patientCount = Number(process.env.BENCH_PATIENTS ?? 2000);
 
-/** CPU time (ms) of a process and every process under it (tsx runs the service in a child). */
-function treeCpuMs(root: number): number {
-  const stats = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((pid) => {
-      try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-        return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
-      } catch {
-        return [];
-      }
-    });
-  const inTree = new Set([root]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const s of stats) if (!inTree.has(s.pid) && inTree.has(s.ppid)) (inTree.add(s.pid), (grew = true));
-  }
-  return stats.filter((s) => inTree.has(s.pid)).reduce((sum, s) => sum + s.ticks, 0) * 10; // 100 ticks per second
-}
-
 interface Measured {
   rps: number;
   cpuUsPerRequest: number;
 }
 
 async function measure(server: Started, url: string, paths: string[], auth: Record<string, string>): Promise<Measured> {
-  const before = treeCpuMs(server.child.pid!);
+  const before = cpuMs({ roots: [server.child.pid!] });
   let next = 0;
   const result = await autocannon({
     url,
@@ -56,7 +36,7 @@ async function measure(server: Started, url: string, paths: string[], auth: Reco
     requests: [{ method: 'GET', headers: auth, setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }],
   });
   if (result.non2xx || result.errors) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { rps: Math.round(result.requests.average), cpuUsPerRequest: ((treeCpuMs(server.child.pid!) - before) * 1000) / requests };
+  return { rps: Math.round(result.requests.average), cpuUsPerRequest: ((cpuMs({ roots: [server.child.pid!] }) - before) * 1000) / requests };
 }
 
 async function main(): Promise<void> {

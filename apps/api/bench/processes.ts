@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,4 +64,52 @@ export async function startProcess(command: string, args: string[], env: NodeJS.
       await exited;
     },
   };
+}
+
+interface ProcessStat {
+  pid: number;
+  ppid: number;
+  name: string;
+  /** User and system time, in ticks of 10 ms. */
+  ticks: number;
+}
+
+/** Every process of this machine as /proc has it (Linux); none where there is no /proc. */
+function processStats(): ProcessStat[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  return pids.flatMap((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      return [{ pid: Number(pid), ppid: Number(fields[1]), name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(') ')), ticks: Number(fields[11]) + Number(fields[12]) }];
+    } catch {
+      return []; // it ended meanwhile
+    }
+  });
+}
+
+/**
+ * CPU time (user and system, ms) that processes have used so far: the `roots` and every
+ * process under them (tsx runs the bare route's server in a child), or, with a `name`, every
+ * process of that name (`postgres`: PostgreSQL's backends and its own workers). Read from
+ * /proc at 100 ticks a second; 0 where there is no /proc.
+ */
+export function cpuMs(processes: { roots: number[] } | { name: string }): number {
+  const stats = processStats();
+  let chosen: ProcessStat[];
+  if ('name' in processes) chosen = stats.filter((s) => s.name === processes.name);
+  else {
+    const inTree = new Set(processes.roots);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const s of stats) if (!inTree.has(s.pid) && inTree.has(s.ppid)) (inTree.add(s.pid), (grew = true));
+    }
+    chosen = stats.filter((s) => inTree.has(s.pid));
+  }
+  return chosen.reduce((sum, s) => sum + s.ticks, 0) * 10;
 }

@@ -19,7 +19,7 @@ import type { CareTeam } from '../src/care-team/care-team.js';
 import { npiCheckDigit } from '../src/care-team/care-team-rules.js';
 import { isPostgresUrl } from '../src/config.js';
 import { BENCH_SHIPPING, benchServiceEnv, seedPrescriptions } from './bench-service.js';
-import { freePort, serviceCommand, startProcess, type Started } from './processes.js';
+import { cpuMs, freePort, serviceCommand, startProcess, type Started } from './processes.js';
 
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(apiRoot, '..', '..');
@@ -28,6 +28,13 @@ const tsx = join(apiRoot, 'node_modules', '.bin', 'tsx');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const warmup = Number(process.env.BENCH_WARMUP ?? 1);
+/**
+ * The goals' rows warm up longer: a service process answering an operation for its first
+ * seconds still spends CPU compiling its code. Measured on 2026-11-28 (a fresh process,
+ * uncached reads, CPU per request in each second of load): 613 and 388 µs in the first
+ * second, 246 and 124 in the second, 159 and 121 in the third, then 92-135.
+ */
+const goalWarmup = Number(process.env.BENCH_GOAL_WARMUP ?? 3);
 
 interface Row {
   target: string;
@@ -37,14 +44,43 @@ interface Row {
   p99: number;
   non2xx: number;
   errors: number;
+  /** CPU time a request, µs (from /proc), where the row watched its server's process: */
+  cpu?: {
+    /** the server's process (and its children); */
+    server: number;
+    /** PostgreSQL's processes, on PostgreSQL; */
+    database?: number;
+    /** this process, the load generator. */
+    load: number;
+  };
 }
 
-async function measure(target: string, operation: string, options: autocannon.Options): Promise<Row> {
+/** The server whose CPU a row measures (its process and the processes under it), and the row's warm-up. */
+interface Watched {
+  pid: number;
+  warmup: number;
+}
+
+async function measure(target: string, operation: string, options: autocannon.Options, watched?: Watched): Promise<Row> {
   // Unmeasured first: a process answering its first requests of a kind is still compiling
   // their code (the JIT), as a service that has been running is not.
-  if (warmup > 0) await autocannon({ connections, ...options, duration: warmup });
+  const warm = watched?.warmup ?? warmup;
+  if (warm > 0) await autocannon({ connections, ...options, duration: warm });
+  const onPostgres = isPostgresUrl(process.env.DATABASE_URL ?? '');
+  const serverBefore = watched && cpuMs({ roots: [watched.pid] });
+  const databaseBefore = watched && onPostgres ? cpuMs({ name: 'postgres' }) : undefined;
+  const loadBefore = process.cpuUsage();
   const result = await autocannon({ connections, duration, ...options });
+  const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, result.requests.total));
+  const load = process.cpuUsage(loadBefore);
   return {
+    ...(serverBefore !== undefined && {
+      cpu: {
+        server: perRequest(cpuMs({ roots: [watched!.pid] }) - serverBefore),
+        ...(databaseBefore !== undefined && { database: perRequest(cpuMs({ name: 'postgres' }) - databaseBefore) }),
+        load: perRequest((load.user + load.system) / 1000),
+      },
+    }),
     target,
     operation,
     requestsPerSecond: Math.round(result.requests.average),
@@ -117,13 +153,13 @@ async function main(): Promise<void> {
 
     const apiPort = await freePort();
     const api = `http://127.0.0.1:${apiPort}`;
-    started.push(await startProcess(...serviceCommand(), { ...env, PORT: String(apiPort) }, `${api}/v1/open-api/api.yml`));
+    const apiServer = await startProcess(...serviceCommand(), { ...env, PORT: String(apiPort) }, `${api}/v1/open-api/api.yml`);
+    started.push(apiServer);
     // The same service with its read cache off, to show the database path of a read.
     const uncachedPort = await freePort();
     const uncached = `http://127.0.0.1:${uncachedPort}`;
-    started.push(
-      await startProcess(...serviceCommand(), { ...env, PORT: String(uncachedPort), READ_CACHE_TTL_MS: '0' }, `${uncached}/v1/open-api/api.yml`),
-    );
+    const uncachedServer = await startProcess(...serviceCommand(), { ...env, PORT: String(uncachedPort), READ_CACHE_TTL_MS: '0' }, `${uncached}/v1/open-api/api.yml`);
+    started.push(uncachedServer);
     // The same service with the audit trail off, to show what recording each read costs.
     const unauditedPort = await freePort();
     const unaudited = `http://127.0.0.1:${unauditedPort}`;
@@ -136,7 +172,8 @@ async function main(): Promise<void> {
     started.push(await startProcess(bin('prism'), ['mock', bundle, '-p', String(prismPort), '-h', '127.0.0.1'], {}, `${prism}/v1/open-api/api.yml`));
     const barePort = await freePort();
     const bare = `http://127.0.0.1:${barePort}`;
-    started.push(await startProcess(tsx, [join(apiRoot, 'bench', 'bare-server.ts')], { PORT: String(barePort) }, `${bare}/bare`));
+    const bareServer = await startProcess(tsx, [join(apiRoot, 'bench', 'bare-server.ts')], { PORT: String(barePort) }, `${bare}/bare`);
+    started.push(bareServer);
 
     const credentials = JSON.stringify({
       client_id: customer.sandbox_client_id,
@@ -225,17 +262,18 @@ async function main(): Promise<void> {
      * bench (by a quarter or more between rows on a shared VM), so each goal's ratio is
      * taken against the bare route measured just before and just after it.
      */
-    const goals: { goal: Goal; row: Row; bareBefore: number; bareAfter: number }[] = [];
-    const besideBare = async (goal: Goal, target: string, operation: string, options: autocannon.Options): Promise<Row> => {
-      const bareBefore = (await measure('bare fastify', 'GET /bare', { url: `${bare}/bare` })).requestsPerSecond;
-      const row = await measure(target, operation, options);
-      const bareAfter = (await measure('bare fastify', 'GET /bare', { url: `${bare}/bare` })).requestsPerSecond;
+    const goals: { goal: Goal; row: Row; bareBefore: Row; bareAfter: Row }[] = [];
+    const besideBare = async (goal: Goal, target: string, operation: string, options: autocannon.Options, server: Started): Promise<Row> => {
+      const bareWatched = { pid: bareServer.child.pid!, warmup };
+      const bareBefore = await measure('bare fastify', 'GET /bare', { url: `${bare}/bare` }, bareWatched);
+      const row = await measure(target, operation, options, { pid: server.child.pid!, warmup: goalWarmup });
+      const bareAfter = await measure('bare fastify', 'GET /bare', { url: `${bare}/bare` }, bareWatched);
       goals.push({ goal, row, bareBefore, bareAfter });
       return row;
     };
     rows.push(await measure('service', 'GET /v1/patient/{token}', { url: `${api}/v1/patient/${patient_token}`, headers: auth }));
     const goalsHere = isPostgresUrl(databaseUrl) ? GOALS.postgres : GOALS.embedded;
-    rows.push(await besideBare(goalsHere.uncachedRead, 'service, no read cache', 'GET /v1/patient/{token}', { url: `${uncached}/v1/patient/${patient_token}`, headers: auth }));
+    rows.push(await besideBare(goalsHere.uncachedRead, 'service, no read cache', 'GET /v1/patient/{token}', { url: `${uncached}/v1/patient/${patient_token}`, headers: auth }, uncachedServer));
     rows.push(await measure('prism', 'GET /v1/patient/{token}', { url: `${prism}/v1/patient/${patient_token}`, headers: auth }));
     // Audited and unaudited reads, alternated so drift of the machine falls on both.
     const audited: Row[] = [];
@@ -264,16 +302,16 @@ async function main(): Promise<void> {
     // The shipped reference data (358 locations), held in memory per process: goal p99 < 10 ms.
     rows.push(await measure('service', 'GET /v1/nearby_same_day_pickup_locations', { url: `${api}/v1/nearby_same_day_pickup_locations?zip=94103&radius_miles=25`, headers: auth }));
     rows.push(await measure('service', 'POST /oauth/token', { url: api, requests: [{ method: 'POST', path: '/oauth/token', headers: { 'content-type': 'application/json' }, body: credentials }] }));
-    rows.push(await besideBare(goalsHere.patientCreate, 'service', 'PUT /v1/patient (new)', createPatients(api)));
+    rows.push(await besideBare(goalsHere.patientCreate, 'service', 'PUT /v1/patient (new)', createPatients(api), apiServer));
     rows.push(await measure('prism', 'PUT /v1/patient (new)', createPatients(prism)));
-    rows.push(await besideBare(goalsHere.fillRequest, 'service', 'POST /v1/fill_request', createFills(api)));
+    rows.push(await besideBare(goalsHere.fillRequest, 'service', 'POST /v1/fill_request', createFills(api), apiServer));
     rows.push(await measure('prism', 'POST /v1/fill_request', createFills(prism)));
     rows.push(...audited, ...unaudit, ...keyed, ...bearing);
 
     const failed = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
     if (failed.length) console.warn(`\nWARNING: ${failed.map((r) => `${r.target} ${r.operation}`).join('; ')} answered errors: those rows measure failures`);
     console.log(`\n${duration}s per run after ${warmup}s unmeasured, ${connections} connections, database ${isPostgresUrl(databaseUrl) ? 'postgres' : 'embedded (SQLite, WAL, synchronous=FULL)'}\n`);
-    console.table(rows.map((r) => ({ ...r, p50: `${r.p50} ms`, p99: `${r.p99} ms` })));
+    console.table(rows.map(({ cpu: _cpu, ...r }) => ({ ...r, p50: `${r.p50} ms`, p99: `${r.p99} ms` })));
     const bareGet = rows[0]!.requestsPerSecond;
     const serviceGet = rows[1]!.requestsPerSecond;
     console.log(`authenticated GET at ${((serviceGet / bareGet) * 100).toFixed(0)}% of the bare route (${((rows[2]!.requestsPerSecond / bareGet) * 100).toFixed(0)}% without the read cache)`);
@@ -291,18 +329,29 @@ async function main(): Promise<void> {
         `(${(((keyedGet - bearerGet) / keyedGet) * 100).toFixed(1)}% cost, mean of ${keyed.length} alternated runs each)`,
     );
     const prismOf = (operation: string) => rows.find((r) => r.target === 'prism' && r.operation === operation)?.requestsPerSecond;
-    console.log(`\nthe goals (issue 17) on the ${isPostgresUrl(databaseUrl) ? 'PostgreSQL' : 'embedded'} database, each row against the bare route measured just before and after it:`);
+    const onPostgres = isPostgresUrl(databaseUrl);
+    console.log(
+      `\nthe goals (issue 17) on the ${onPostgres ? 'PostgreSQL' : 'embedded'} database, each row against the bare route measured just before and after it ` +
+        `(the goal's row after ${goalWarmup}s unmeasured). Beside the rates, the CPU time each request cost the server's process, the bare route's ` +
+        `(mean of its two runs)${onPostgres ? ", PostgreSQL's processes" : ''} and this load generator, from /proc: where the rates drift with the machine, ` +
+        `the bare route's CPU over the service's is about the share each process would reach with a core of its own`,
+    );
     console.table(
       goals.map(({ goal, row: r, bareBefore, bareAfter }) => {
         const prismRate = prismOf(r.operation);
-        const share = r.requestsPerSecond / ((bareBefore + bareAfter) / 2);
+        const share = r.requestsPerSecond / ((bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2);
+        const bareCpu = bareBefore.cpu && bareAfter.cpu && (bareBefore.cpu.server + bareAfter.cpu.server) / 2;
         const timesPrism = prismRate && r.target === 'service' ? r.requestsPerSecond / prismRate : undefined;
         const met = share >= goal.share && (goal.timesPrism === undefined || (timesPrism !== undefined && timesPrism >= goal.timesPrism));
         return {
           row: `${r.target} ${r.operation}`,
           'req/s': r.requestsPerSecond,
-          'bare before / after': `${bareBefore} / ${bareAfter}`,
+          'bare before / after': `${bareBefore.requestsPerSecond} / ${bareAfter.requestsPerSecond}`,
           'of the bare route': `${(share * 100).toFixed(1)}%`,
+          'CPU µs a request, service / bare': r.cpu && bareCpu ? `${r.cpu.server} / ${Math.round(bareCpu)}` : '-',
+          'bare ÷ service CPU': r.cpu?.server && bareCpu ? `${((bareCpu / r.cpu.server) * 100).toFixed(1)}%` : '-',
+          ...(onPostgres && { 'PostgreSQL µs': r.cpu?.database ?? '-' }),
+          'load generator µs': r.cpu?.load ?? '-',
           'Prism ×': timesPrism === undefined ? '-' : timesPrism.toFixed(1),
           goal: `${goal.share * 100}%${goal.timesPrism ? `, ${goal.timesPrism}× Prism` : ''}`,
           met: met ? 'yes' : 'no',

@@ -28,7 +28,7 @@
  *   BENCH_DURATION=5 BENCH_CONNECTIONS=32 pnpm bench:scale
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
@@ -36,7 +36,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { benchServiceEnv } from './bench-service.js';
 import { createCustomer, LOAD_ENV, measure, OPERATIONS, operationLoad, prepareFulfilment, type Fulfilment, type Measured, type Operation } from './fulfilment-load.js';
-import { freePort, serviceCommand, startProcess } from './processes.js';
+import { cpuMs, freePort, serviceCommand, startProcess } from './processes.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -101,14 +101,6 @@ interface Row extends Measured {
   lockWaits: number;
 }
 
-/** CPU time (user and system, ms) the processes have used so far (Linux: /proc/<pid>/stat, 100 ticks a second). */
-function cpuMs(pids: number[]): number {
-  return pids.reduce((sum, pid) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return sum + (Number(fields[11]) + Number(fields[12])) * 10;
-  }, 0);
-}
-
 /** Runs `work` while sampling, every 100 ms, how many of the database's backends wait for a lock; answers its result and their mean. */
 async function sampleLockWaits<T>(database: pg.Client, work: Promise<T>): Promise<[T, number]> {
   const samples: number[] = [];
@@ -141,9 +133,9 @@ async function throughputRows(fulfilment: Fulfilment, running: ServiceProcess[],
       const urls = running.slice(0, n).map((s) => s.url);
       for (const operation of OPERATIONS) {
         const pids = running.slice(0, n).map((s) => s.pid);
-        const cpuBefore = cpuMs(pids);
+        const cpuBefore = cpuMs({ roots: pids });
         const [measured, lockWaits] = await sampleLockWaits(database, measure({ ...operationLoad(operation, fulfilment, urls), connections, duration }));
-        const cpuPerRequest = (cpuMs(pids) - cpuBefore) / Math.max(1, measured.requestsPerSecond * duration);
+        const cpuPerRequest = (cpuMs({ roots: pids }) - cpuBefore) / Math.max(1, measured.requestsPerSecond * duration);
         runs.push({ processes: n, operation, ...measured, lockWaits, cpuPerRequest });
       }
     }
