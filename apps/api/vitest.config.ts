@@ -34,7 +34,7 @@ export default defineConfig({
           ? [{ extends: true as const, test: { name: 'browser', setupFiles: [] as string[], env: { TEST_DATABASE: 'sqlite' }, include: ['test/browser/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } }]
           : [],
       )
-      // The client packed and installed outside the workspace (test/packaging): once, on the embedded database.
+      // The client packed and installed outside the workspace, and the built service (test/packaging): once, on the embedded database.
       .concat([{ extends: true as const, test: { name: 'packaging', setupFiles: [] as string[], env: { TEST_DATABASE: 'sqlite' }, include: ['test/packaging/*.test.ts'], testTimeout: 120_000, hookTimeout: 180_000 } }]),
   },
 });

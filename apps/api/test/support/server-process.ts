@@ -13,7 +13,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** `pnpm start`'s process (src/server.ts) on a free port, with `env` over the test's; answers once it serves. */
+/** The service from its TypeScript source (`pnpm dev`'s process: tsx src/server.ts) on a free port, with `env` over the test's; answers once it serves. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(join(apiRoot, 'node_modules', '.bin', 'tsx'), [join(apiRoot, 'src', 'server.ts')], {
