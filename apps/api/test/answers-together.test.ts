@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sendAnswersTogether } from '../src/http/answers-together.js';
+import { sendAnswersTogether, TOGETHER_MAX } from '../src/http/answers-together.js';
 import { createPatient } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -25,16 +25,20 @@ function recordWrites(app: FastifyInstance, said: Said): void {
 
 /**
  * Two requests whose routes wait on one gate, opened in a turn that then records its end:
- * what was written and when (`said`, read once the turn after the answers is over too), and the answers.
+ * what was written and when (`said`, read once the turn after the answers is over too), and
+ * the answers. `/a` answers `a` when given, else `{ a: 1 }`.
  */
-async function gatedAnswers(together: boolean): Promise<{ said: Said; answers: LightMyRequestResponse[] }> {
+async function gatedAnswers(together: boolean, a?: string | Buffer): Promise<{ said: Said; answers: LightMyRequestResponse[] }> {
   const said: Said = [];
   const app = Fastify();
   if (together) sendAnswersTogether(app);
   recordWrites(app, said);
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
-  app.get('/a', async () => (await gate, { a: 1 }));
+  app.get('/a', async (_request, reply) => {
+    await gate;
+    return a === undefined ? { a: 1 } : reply.type('text/plain').send(a);
+  });
   app.get('/b', async () => (await gate, { b: 2 }));
   await app.ready();
   try {
@@ -65,6 +69,16 @@ describe('answers finished in one turn', () => {
 
   it('were written as each was ready without it (what the test above tells apart)', async () => {
     expect((await gatedAnswers(false)).said).toEqual(['wrote /a', 'wrote /b', 'turn over']);
+  });
+
+  it('but a large one leaves at once: held, it would stay whole in memory until the turn ends', async () => {
+    const large = 'x'.repeat(TOGETHER_MAX + 1);
+    const { said, answers } = await gatedAnswers(true, large);
+    expect(said).toEqual(['wrote /a', 'turn over', 'wrote /b']);
+    expect(answers[0]!.body).toBe(large);
+    expect((await gatedAnswers(true, Buffer.alloc(TOGETHER_MAX + 1, 'y'))).said).toEqual(['wrote /a', 'turn over', 'wrote /b']);
+    // One of the largest size that waits still waits.
+    expect((await gatedAnswers(true, 'x'.repeat(TOGETHER_MAX))).said).toEqual(['turn over', 'wrote /a', 'wrote /b']);
   });
 
   it('leave unchanged: status, headers, errors and streamed bodies', async () => {
