@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readNow } from '../src/db/database.js';
+import { rowByKey } from '../src/db/transactor.js';
 import { probesTable, type ProbesTable } from './support/probes-table.js';
 
 // The embedded database's reads of one turn of the event loop share one read transaction
@@ -75,5 +77,49 @@ describe.runIf(embedded)("the embedded database's reads of one turn", () => {
     await nextTurn();
     const { rows } = await sql<{ busy: number; log: number; checkpointed: number }>`pragma wal_checkpoint(truncate)`.execute(probes.other.db);
     expect(rows[0]!.busy).toBe(0);
+  });
+});
+
+describe.runIf(embedded)("the embedded database's reads by key, run at once (readNow)", () => {
+  let probes: ProbesTable;
+  beforeEach(async () => void (probes = await probesTable()));
+  afterEach(async () => probes?.dispose());
+
+  const db = () => probes.database.handle.db;
+  const byId = 'select "a" from "probes" where "id" = ?';
+  const probeById = (id: string) => rowByKey(db(), 'probes' as never, 'id', id) as Promise<{ a: string } | undefined>;
+
+  it("run on the database's own Kysely, and leave a transaction's to Kysely", async () => {
+    expect(readNow(db(), byId, ['p1'])).toEqual([{ a: 'x' }]);
+    expect(await probeById('p1')).toMatchObject({ id: 'p1', a: 'x' });
+    expect(await probeById('nobody')).toBeUndefined();
+    const inside = await db()
+      .transaction()
+      .execute(async (trx) => [readNow(trx, byId, ['p1']), await rowByKey(trx, 'probes' as never, 'id', 'p1')]);
+    expect(inside).toEqual([undefined, { id: 'p1', a: 'x' }]);
+    expect(readNow(probes.other.db, byId, ['p1'])).toEqual([{ a: 'x' }]);
+  });
+
+  it("never see a caller's writes before they commit: while its transaction is open they wait for it", async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let inserted!: () => void;
+    const wrote = new Promise<void>((resolve) => (inserted = resolve));
+    const unit = db()
+      .transaction()
+      .execute(async (trx) => {
+        await sql`insert into probes (id, a) values ('p2', 'not committed')`.execute(trx);
+        inserted();
+        await gate;
+        throw new Error('rolled back');
+      });
+    await wrote;
+    expect(readNow(db(), byId, ['p2'])).toBeUndefined();
+    const read = probeById('p2');
+    open();
+    await expect(unit).rejects.toThrow('rolled back');
+    expect(await read).toBeUndefined();
+    // Once the transaction is over, they run at once again.
+    expect(readNow(db(), byId, ['p2'])).toEqual([]);
   });
 });

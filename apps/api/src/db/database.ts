@@ -241,6 +241,24 @@ class StatementCache implements EmbeddedConnection, StatementHooks {
   }
 }
 
+/** The statement cache of each embedded database's Kysely instance (`readNow`). */
+const embeddedOf = new WeakMap<Db, StatementCache>();
+
+/**
+ * The rows of a `select`, run at once on the embedded database's connection instead of
+ * through Kysely: undefined where that cannot be, and the caller goes through Kysely.
+ * Kysely's way to the connection (its driver, the connection's lock, a promise at each
+ * step) costs a point read 5.5 µs against 2.0 here. It runs at once only on the Kysely
+ * instance `openDatabase` made (not a transaction's, not a group commit's connection) and
+ * while no caller's transaction is open on the connection: a read must never see another
+ * unit's writes before they commit. The turn's read still holds it (StatementCache).
+ */
+export function readNow(db: Db, sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+  const embedded = embeddedOf.get(db);
+  if (!embedded || embedded.inTransaction) return undefined;
+  return embedded.prepare(sql).all(parameters);
+}
+
 /**
  * Opens the database DATABASE_URL names: `postgres://...` for PostgreSQL, anything else
  * is the file of the embedded database (created with its folder when missing). `postgres`
@@ -281,5 +299,6 @@ export function openDatabase(url: string, postgres: Partial<PostgresConfig> = {}
   sqlite.exec('pragma temp_store = MEMORY');
   const embedded = new StatementCache(sqlite);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: embedded as never }) });
+  embeddedOf.set(db, embedded);
   return { db, dialect: 'sqlite', embedded, close: () => db.destroy() };
 }

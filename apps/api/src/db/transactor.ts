@@ -14,7 +14,7 @@ import {
   type QueryResult,
   type RootOperationNode,
 } from 'kysely';
-import type { Database, DatabaseHandle, Db } from './database.js';
+import { readNow, type Database, type DatabaseHandle, type Db } from './database.js';
 import { GroupCommitTransactor } from './group-commit.js';
 import { gatheredRowsByKeys } from './key-reads.js';
 import { deferredWrite, OPTIMISTIC, OptimismFailed } from './pipelined-postgres.js';
@@ -144,6 +144,8 @@ class CaptureAdapter extends PostgresAdapter {}
 export async function rowByKey<T extends keyof Database & string>(db: Db, table: T, column: string, value: string | number): Promise<Selectable<Database[T]> | undefined> {
   if (typeof value === 'string' && gathers(db)) return (await gatheredRowsByKeys(db, table, column, [value]))[0] as Selectable<Database[T]> | undefined;
   const query = reuseCompiled(db, `rowByKey:${table}:${column}`, [value], () => (db as unknown as Kysely<Record<string, Record<string, unknown>>>).selectFrom(table).selectAll().where(column, '=', value));
+  const now = readNow(db, query.sql, query.parameters);
+  if (now) return now[0] as Selectable<Database[T]> | undefined;
   return (await db.executeQuery<Selectable<Database[T]>>(query)).rows[0];
 }
 
@@ -155,6 +157,8 @@ export async function rowsByKeys<T extends keyof Database & string>(db: Db, tabl
   if (!values.length) return [];
   if (gathers(db)) return (await gatheredRowsByKeys(db, table, column, values)) as Selectable<Database[T]>[];
   const query = reuseCompiled(db, `rowsByKeys:${table}:${column}:${values.length}`, values, () => (db as unknown as Kysely<Record<string, Record<string, unknown>>>).selectFrom(table).selectAll().where(column, 'in', values));
+  const now = readNow(db, query.sql, query.parameters);
+  if (now) return now as Selectable<Database[T]>[];
   return (await db.executeQuery<Selectable<Database[T]>>(query)).rows;
 }
 
