@@ -23,6 +23,7 @@ import { referenceData } from './migrations/020-reference-data.js';
 import { sameDayDeliveries } from './migrations/021-same-day-deliveries.js';
 import { dashboardAndDeliveryAttempts } from './migrations/022-dashboard-and-delivery-attempts.js';
 import { sandboxSimulations } from './migrations/023-sandbox-simulations.js';
+import { patientIdentityIndex } from './migrations/024-patient-identity-index.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -48,6 +49,7 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '021-same-day-deliveries': sameDayDeliveries,
   '022-dashboard-and-delivery-attempts': dashboardAndDeliveryAttempts,
   '023-sandbox-simulations': sandboxSimulations,
+  '024-patient-identity-index': patientIdentityIndex,
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */

@@ -20,8 +20,12 @@ interface PatientQuery {
   species?: string;
 }
 
-/** The columns no two patients of an owner share: their identity (`match_key`, patient-identity.ts). */
-const PATIENT_IDENTITY = ['customer_id', 'environment', 'match_key'] as const;
+/**
+ * The columns no two patients share: their owner and identity (`match_key`, patient-identity.ts),
+ * after the names and date of birth it is computed from, so that one index serves the
+ * identity and the searches by name (migration 024).
+ */
+const PATIENT_IDENTITY = ['customer_id', 'environment', 'last_name_norm', 'first_name_norm', 'dob', 'match_key'] as const;
 
 export class PatientRepository {
   constructor(private readonly db: Db) {}
@@ -37,6 +41,9 @@ export class PatientRepository {
       .selectFrom('patients')
       .select('token')
       .where(whereOwned(owner))
+      .where('last_name_norm', '=', row.last_name_norm)
+      .where('first_name_norm', '=', row.first_name_norm)
+      .where('dob', '=', row.dob)
       .where('match_key', '=', row.match_key)
       .executeTakeFirstOrThrow();
     return existing.token;
