@@ -37,6 +37,7 @@ import pg from 'pg';
 import { benchServiceEnv } from './bench-service.js';
 import { createCustomer, LOAD_ENV, measure, OPERATIONS, operationLoad, prepareFulfilment, type Fulfilment, type Measured, type Operation } from './fulfilment-load.js';
 import { cpuMs, freePort, serviceCommand, startProcess } from './processes.js';
+import { scratchDatabase } from './scratch-database.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -69,26 +70,6 @@ async function startService(env: Record<string, string>): Promise<ServiceProcess
 }
 
 const stopAll = (services: ServiceProcess[]) => Promise.all(services.map((s) => s.stop()));
-
-/** A scratch database on DATABASE_URL's server, dropped by `drop()`. */
-async function scratchDatabase(): Promise<{ url: string; name: string; admin: pg.Client; drop(): Promise<void> }> {
-  const server = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_scale_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    name,
-    admin,
-    async drop() {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 interface Row extends Measured {
   processes: number;
@@ -271,7 +252,7 @@ async function backgroundJobsPhase(env: Record<string, string>, fulfilment: Fulf
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
-  const scratch = await scratchDatabase();
+  const scratch = await scratchDatabase('bench_scale');
   const running: ServiceProcess[] = [];
   try {
     const env = {
