@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from './database.js';
+import { shapeName } from './row-shapes.js';
 import { reuseCompiled } from './transactor.js';
 import { gatherThisTurn, gathers } from './turn-gathering.js';
 
@@ -35,7 +36,7 @@ const MAX_PARAMETERS = 65_535;
 export function insertUnlessConflict(db: Db, table: string, conflict: readonly string[], key: string, row: Row): Promise<boolean> {
   if (!gathers(db)) return insertRows(db, table, conflict, key, [row]).then((inserted) => inserted.size === 1);
   return new Promise((resolve, reject) =>
-    gatherThisTurn<Waiter>(db, `insertUnlessConflict:${table}:${Object.keys(row).join(',')}`, { row, resolve, reject }, (waiters) => {
+    gatherThisTurn<Waiter>(db, `insertUnlessConflict:${shapeName(table, Object.keys(row))}`, { row, resolve, reject }, (waiters) => {
       const ordered = inConflictOrder(waiters, conflict);
       const rowsPerStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Object.keys(row).length));
       for (let i = 0; i < ordered.length; i += rowsPerStatement) void send(db, table, conflict, key, ordered.slice(i, i + rowsPerStatement));
@@ -67,7 +68,7 @@ async function insertRows(db: Db, table: string, conflict: readonly string[], ke
   const columns = Object.keys(rows[0]!);
   const parameters: unknown[] = [];
   for (const row of rows) for (const column of columns) parameters.push(row[column]);
-  const query = reuseCompiled(db, `insertUnlessConflict:${table}:${rows.length}:${columns.join(',')}`, parameters, () =>
+  const query = reuseCompiled(db, `insertUnlessConflict:${rows.length}:${shapeName(table, columns)}`, parameters, () =>
     (db as unknown as Kysely<Record<string, Row>>)
       .insertInto(table)
       .values(rows)

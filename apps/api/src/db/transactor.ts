@@ -16,6 +16,7 @@ import {
 } from 'kysely';
 import { readNow, type Database, type DatabaseHandle, type Db } from './database.js';
 import { GroupCommitTransactor } from './group-commit.js';
+import { sameColumns, shapeName } from './row-shapes.js';
 import { gatheredRowsByKeys } from './key-reads.js';
 import { deferredWrite, OPTIMISTIC, OptimismFailed } from './pipelined-postgres.js';
 import { gathers } from './turn-gathering.js';
@@ -124,9 +125,8 @@ export function insertRows<T extends keyof Database & string>(db: Db, table: T, 
       const columns = Object.keys(rows[0]!);
       const parameters: unknown[] = [];
       for (const row of rows) for (const column of columns) parameters.push((row as Record<string, unknown>)[column]);
-      const names = columns.join(',');
-      const shape = `insert:${table}:${rows.length}:${names}`;
-      const sameShape = rows.every((row, i) => i === 0 || Object.keys(row).join(',') === names);
+      const shape = `insert:${rows.length}:${shapeName(table, columns)}`;
+      const sameShape = rows.every((row, i) => i === 0 || sameColumns(Object.keys(row), columns));
       const build = () => db.insertInto(table).values(rows as never);
       return sameShape ? reuseCompiled(db, shape, parameters, build) : build().compile();
     },

@@ -2,6 +2,7 @@ import { sql, type Expression } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db, type Dialect } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { shapeName } from '../db/row-shapes.js';
 import { executeInserts, insertRows, reuseCompiled, rowByKey } from '../db/transactor.js';
 import type { DiagnosticOrderPanelsTable, DiagnosticOrdersTable, DiagnosticOrderStatus } from './diagnostic-order-tables.js';
 
@@ -33,7 +34,7 @@ export class DiagnosticOrderRepository {
   async insert(trx: Db, order: DiagnosticOrderRow, panels: DiagnosticOrderPanelsTable[]): Promise<boolean> {
     // Compiled once per shape of the order's columns (reuseCompiled), as the hot inserts are.
     const columns = Object.keys(order);
-    const insert = reuseCompiled(trx, `insertOrder:${columns.join(',')}`, columns.map((column) => order[column as keyof DiagnosticOrderRow]), () =>
+    const insert = reuseCompiled(trx, `insertOrder:${shapeName('diagnostic_orders', columns)}`, columns.map((column) => order[column as keyof DiagnosticOrderRow]), () =>
       trx
         .insertInto('diagnostic_orders')
         .values(order)
