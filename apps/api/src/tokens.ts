@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { now } from './clock.js';
+import { nowMs } from './clock.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -70,9 +70,21 @@ export function recordObjectId(): string {
   return out;
 }
 
-/** Now on the service's clock (clock.ts), as ISO 8601. */
+let isoMs = Number.NaN;
+let iso = '';
+
+/**
+ * Now on the service's clock (clock.ts), as ISO 8601. The text of the last millisecond asked
+ * for is kept: the requests of one turn ask for it several times each, and making it took
+ * 1.4% of a patient create's time.
+ */
 export function nowIso(): string {
-  return now().toISOString();
+  const ms = nowMs();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
 }
 
 /**
