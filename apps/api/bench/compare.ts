@@ -5,24 +5,25 @@
  * drift of the machine falls on both; the answer is B's throughput relative to A's, round by
  * round, with an interval (paired-ratios.ts), and each one's CPU a request.
  *
- *   pnpm bench:compare -- --b /tmp/candidate/server.js     two builds (A: `pnpm start`'s)
+ *   pnpm bench:compare -- --b /tmp/candidate.js             two builds (A: `pnpm start`'s)
  *   pnpm bench:compare -- --b-env PG_SYNCHRONOUS_COMMIT=off  one build, two settings
  *   pnpm bench:compare                                       A against itself: this
  *                                                            machine's noise, to read the rest by
  *
  * Options: `--operation read|create|fill` (default fill: POST /v1/fill_request; read is
  * the uncached GET /v1/patient/{token}, create a new patient's PUT /v1/patient), `--a` and
- * `--b` (a built service file, default dist/server.js as `pnpm start` runs it, with its Node
- * flags), `--a-env` and `--b-env KEY=VALUE` (repeatable). Both processes run with the benches'
+ * `--b` (a built service file, `pnpm build`'s dist/server.js copied aside, run from a copy
+ * in dist/; default dist/server.js as `pnpm start` runs it, building it first when stale; both
+ * with `pnpm start`'s Node flags), `--a-env` and `--b-env KEY=VALUE` (repeatable). Both processes run with the benches'
  * settings (bench-service.ts) and the read cache off (fulfilment-load.ts). Environment:
  * BENCH_ROUNDS (default 10), BENCH_SLICE (seconds, default 2), BENCH_WARMUP (seconds per
  * process before the first round, default 3), BENCH_CONNECTIONS (default 32), DATABASE_URL
  * (postgres://...: two scratch databases on that server, created and dropped; otherwise two
  * embedded database files in a temporary folder).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isPostgresUrl } from '../src/config.js';
 import { benchServiceEnv } from './bench-service.js';
@@ -79,6 +80,20 @@ function envOf(pairs: string[]): Record<string, string> {
   );
 }
 
+/**
+ * A variant's built file, copied beside `pnpm start`'s (a bundle finds its packages and the
+ * service's data files from where it lies); removed when the run ends. The copy is made
+ * after the build step, which empties dist/ when it rebuilds: keep files to compare elsewhere.
+ */
+function placed(variant: Variant): string {
+  const source = resolve(variant.file!);
+  if (!existsSync(source)) throw new Error(`${variant.label}'s file ${source} is not there${source.startsWith(distDir) ? ' (a stale build empties dist/: keep the files to compare outside it)' : ''}`);
+  const copy = join(distDir, `compare-${variant.label.toLowerCase()}-${process.pid}.js`);
+  copyFileSync(source, copy);
+  copies.push(copy);
+  return copy;
+}
+
 async function start(variant: Variant, command: [string, string[]]): Promise<Running> {
   const dataDir = mkdtempSync(join(tmpdir(), `bench-compare-${variant.label}-`));
   let scratch: ScratchDatabase | undefined;
@@ -89,7 +104,7 @@ async function start(variant: Variant, command: [string, string[]]): Promise<Run
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const [node, nodeArgs] = command;
-  const fileArgs = variant.file ? [...nodeArgs.slice(0, -1), resolve(variant.file)] : nodeArgs;
+  const fileArgs = variant.file ? [...nodeArgs.slice(0, -1), placed(variant)] : nodeArgs;
   const started = await startProcess(node, fileArgs, { ...env, PORT: String(port) }, `${url}/v1/open-api/api.yml`);
   const fulfilment = await prepareFulfilment(url, databaseUrl, customer, 64);
   return {
@@ -122,6 +137,8 @@ const variants: Variant[] = [
   { label: 'B', file: args.b, env: envOf(args['b-env']!) },
 ];
 const command = serviceCommand();
+const distDir = dirname(command[1].at(-1)!);
+const copies: string[] = [];
 const running: Running[] = [];
 try {
   for (const variant of variants) running.push(await start(variant, command));
@@ -151,4 +168,5 @@ try {
   );
 } finally {
   for (const r of running) await r.drop();
+  for (const copy of copies) rmSync(copy, { force: true });
 }
