@@ -77,7 +77,7 @@ export class PatientService {
       token,
       ...ownerColumns(owner),
       // The identity's six fields named, not a copy of the whole body (`{ ...input }`): the
-      // copy cost a create 8-14% of its throughput (pnpm bench:compare, README "Performance").
+      // copy cost a create 8-14% of its throughput (pnpm bench:compare, apps/api/bench/README.md).
       match_key: identityKey({ first_name: input.first_name, last_name: input.last_name, dob: input.dob, gender: input.gender, guardian, species }),
       first_name: input.first_name,
       last_name: input.last_name,
