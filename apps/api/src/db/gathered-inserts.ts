@@ -21,7 +21,8 @@ const MAX_PARAMETERS = 65_535;
  * column whose value tells the rows apart (the record's token).
  *
  * On PostgreSQL outside a transaction (`gathers`), the rows of one table and shape that
- * requests insert in one turn of the event loop are sent as one statement: one round trip
+ * requests insert in one turn of the event loop (or while the last such statement was out:
+ * turn-gathering.ts) are sent as one statement: one round trip
  * and one commit for them all, as durable as one each (each caller hears back after that
  * commit). Two rows of the gathering that conflict with each other: the first is inserted.
  * When the gathered statement fails (a row PostgreSQL refuses), each row is sent alone, so
@@ -39,7 +40,9 @@ export function insertUnlessConflict(db: Db, table: string, conflict: readonly s
     gatherThisTurn<Waiter>(db, `insertUnlessConflict:${shapeName(table, Object.keys(row))}`, { row, resolve, reject }, (waiters) => {
       const ordered = inConflictOrder(waiters, conflict);
       const rowsPerStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Object.keys(row).length));
-      for (let i = 0; i < ordered.length; i += rowsPerStatement) void send(db, table, conflict, key, ordered.slice(i, i + rowsPerStatement));
+      const sent: Promise<void>[] = [];
+      for (let i = 0; i < ordered.length; i += rowsPerStatement) sent.push(send(db, table, conflict, key, ordered.slice(i, i + rowsPerStatement)));
+      return Promise.all(sent);
     }),
   );
 }

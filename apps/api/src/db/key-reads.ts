@@ -12,8 +12,9 @@ interface Waiter {
 
 /**
  * Reads by key on PostgreSQL outside a transaction (`gathers`), gathered: the reads of one
- * table and column that requests ask for in one turn of the event loop are sent as one
- * statement, `where column = any($1)`: one round trip, one `writev`, one statement for
+ * table and column that requests ask for in one turn of the event loop (or while the last
+ * such statement was out: turn-gathering.ts) are sent as one statement, `where column =
+ * any($1)`: one round trip, one `writev`, one statement for
  * PostgreSQL to run, instead of one each. A read alone is sent as it was asked (`where
  * column = $1` for one key). Each read gets the rows whose key is one of its values (keys
  * are text, which PostgreSQL compares exactly too), a row once however often its key is
@@ -23,7 +24,7 @@ interface Waiter {
  * Reads of one key share its row, as the read cache's readers do: rows are read only.
  */
 export function gatheredRowsByKeys(db: Db, table: string, column: string, values: readonly string[]): Promise<Row[]> {
-  return new Promise((resolve, reject) => gatherThisTurn<Waiter>(db, `rowsByKeys:${table}.${column}`, { values, resolve, reject }, (waiters) => void send(db, table, column, waiters)));
+  return new Promise((resolve, reject) => gatherThisTurn<Waiter>(db, `rowsByKeys:${table}.${column}`, { values, resolve, reject }, (waiters) => send(db, table, column, waiters)));
 }
 
 async function send(db: Db, table: string, column: string, waiters: Waiter[]): Promise<void> {
