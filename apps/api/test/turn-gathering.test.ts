@@ -24,22 +24,34 @@ function pool() {
   const send = (items: string[]) =>
     new Promise<void>((resolve, reject) => sends.push({ items, settle: (ok) => (ok ? resolve() : reject(new Error('refused'))) }));
   const ask = (what: string, item: string) => gatherThisTurn(db, what, item, send);
-  return { sends, ask };
+  /** The items of each send so far, in order. */
+  const sent = () => sends.map((s) => s.items);
+  return { sends, ask, sent };
+}
+
+/** A pool whose send of 'a' is out, with 'b' of the same kind asked after it and waiting. */
+async function oneOutOneWaiting(what: string) {
+  const gathering = pool();
+  gathering.ask(what, 'a');
+  await nextTurn();
+  gathering.ask(what, 'b');
+  await nextTurn();
+  return gathering;
 }
 
 describe('gathered statements', () => {
   it('sends what one turn asked for together, at the end of that turn, in the order it came', async () => {
-    const { sends, ask } = pool();
+    const { ask, sent } = pool();
     ask('reads', 'a');
     ask('reads', 'b');
     ask('reads', 'c');
-    expect(sends).toEqual([]);
+    expect(sent()).toEqual([]);
     await nextTurn();
-    expect(sends.map((s) => s.items)).toEqual([['a', 'b', 'c']]);
+    expect(sent()).toEqual([['a', 'b', 'c']]);
   });
 
   it('holds what comes while a send of its kind is out, and sends it all together once that one is answered', async () => {
-    const { sends, ask } = pool();
+    const { sends, ask, sent } = pool();
     ask('reads', 'a');
     await nextTurn();
     // Three more turns, each asking once, while the first send is out: nothing more goes.
@@ -47,29 +59,25 @@ describe('gathered statements', () => {
       ask('reads', item);
       await nextTurn();
     }
-    expect(sends.map((s) => s.items)).toEqual([['a']]);
+    expect(sent()).toEqual([['a']]);
     sends[0]!.settle(true);
     await nextTurn();
     await nextTurn();
-    expect(sends.map((s) => s.items)).toEqual([['a'], ['b', 'c', 'd']]);
+    expect(sent()).toEqual([['a'], ['b', 'c', 'd']]);
     // Once that one is answered too, and nothing waits, the next ask goes at the end of its own turn.
     sends[1]!.settle(true);
     await nextTurn();
     ask('reads', 'e');
     await nextTurn();
-    expect(sends.map((s) => s.items)).toEqual([['a'], ['b', 'c', 'd'], ['e']]);
+    expect(sent()).toEqual([['a'], ['b', 'c', 'd'], ['e']]);
   });
 
   it('sends what waited after a send that failed as well', async () => {
-    const { sends, ask } = pool();
-    ask('inserts', 'a');
-    await nextTurn();
-    ask('inserts', 'b');
-    await nextTurn();
+    const { sends, sent } = await oneOutOneWaiting('inserts');
     sends[0]!.settle(false);
     await nextTurn();
     await nextTurn();
-    expect(sends.map((s) => s.items)).toEqual([['a'], ['b']]);
+    expect(sent()).toEqual([['a'], ['b']]);
   });
 
   it('does not hold one kind for another, nor one pool for another', async () => {
@@ -80,31 +88,27 @@ describe('gathered statements', () => {
     first.ask('reads of prescriptions', 'b');
     second.ask('reads of patients', 'c');
     await nextTurn();
-    expect(first.sends.map((s) => s.items)).toEqual([['a'], ['b']]);
-    expect(second.sends.map((s) => s.items)).toEqual([['c']]);
+    expect(first.sent()).toEqual([['a'], ['b']]);
+    expect(second.sent()).toEqual([['c']]);
   });
 });
 
 describe('a send that is slow or never answered', () => {
   it('holds what comes after it for a few milliseconds only', async () => {
-    const { sends, ask } = pool();
-    ask('reads', 'a');
-    await nextTurn();
-    ask('reads', 'b');
-    await nextTurn();
-    expect(sends.map((s) => s.items)).toEqual([['a']]);
+    const { sends, ask, sent } = await oneOutOneWaiting('reads');
+    expect(sent()).toEqual([['a']]);
     vi.advanceTimersByTime(4);
     await nextTurn();
-    expect(sends.map((s) => s.items)).toEqual([['a']]);
+    expect(sent()).toEqual([['a']]);
     vi.advanceTimersByTime(1);
     await nextTurn();
-    expect(sends.map((s) => s.items)).toEqual([['a'], ['b']]);
+    expect(sent()).toEqual([['a'], ['b']]);
     // The first one answered late changes nothing; once 'b' is answered, the next ask goes at the end of its turn.
     sends[0]!.settle(true);
     sends[1]!.settle(true);
     await nextTurn();
     ask('reads', 'c');
     await nextTurn();
-    expect(sends.map((s) => s.items)).toEqual([['a'], ['b'], ['c']]);
+    expect(sent()).toEqual([['a'], ['b'], ['c']]);
   });
 });
