@@ -223,7 +223,10 @@ describe.runIf(postgres)('PostgreSQL optimistic units of work', () => {
   it('lets one of two concurrent fills of the same state through, and refuses the other on its second run', async () => {
     const runs: string[] = [];
     const transactor = new SimpleTransactor(db());
-    const outcomes = await Promise.all([transactor.runOptimistic(fillOnce(runs, 'f1')), transactor.runOptimistic(fillOnce(runs, 'f2'))]);
+    // Started in different turns: each runs on its own (two in one turn share a transaction: gathered-units.test.ts).
+    const first = transactor.runOptimistic(fillOnce(runs, 'f1'));
+    await new Promise((turn) => setImmediate(turn));
+    const outcomes = await Promise.all([first, transactor.runOptimistic(fillOnce(runs, 'f2'))]);
     expect(outcomes.sort()).toEqual([false, true]);
     expect(runs).toHaveLength(3);
     const rows = await probes();

@@ -49,6 +49,33 @@ export function assertedWrite(query: CompiledQuery): CompiledQuery {
  */
 export const OPTIMISTIC = CompiledQuery.raw('-- optimistic transaction');
 
+/**
+ * The first statement of a shared transaction (never sent): an optimistic transaction that
+ * sends nothing before its `commit`, carrying the units of work of several requests
+ * (gathered-units.ts). A statement whose answer a unit would wait for is not sent: it
+ * fails with `NeedsAnswer`, and that unit's statements are taken out at its `UNIT_END`.
+ */
+export const SHARED = CompiledQuery.raw('-- shared transaction');
+
+/** A unit of work of a shared transaction begins (never sent). */
+export const UNIT_START = CompiledQuery.raw('-- unit of work starts');
+
+/**
+ * A unit of work of a shared transaction has ended (never sent): `UNIT_END.kept` when it
+ * returned, `UNIT_END.undone` when it threw. Its statements stay in the transaction only when
+ * it returned without asking for an answer; the result's one row says whether it asked
+ * (`{ neededAnswer }`).
+ */
+export const UNIT_END = { kept: CompiledQuery.raw('-- unit of work returned'), undone: CompiledQuery.raw('-- unit of work threw') };
+
+/** A unit of work of a shared transaction asked for an answer from PostgreSQL: it must run in a transaction of its own. */
+export class NeedsAnswer extends Error {
+  constructor() {
+    super('a unit of work of a shared transaction waited for an answer');
+    this.name = 'NeedsAnswer';
+  }
+}
+
 /** An asserted write of an optimistic transaction changed no row: the transaction was rolled back. */
 export class OptimismFailed extends Error {
   constructor() {
@@ -157,6 +184,11 @@ class PipelinedConnection implements DatabaseConnection {
   private open = false;
   /** Whether the transaction is optimistic (`OPTIMISTIC`): its asserted writes are deferred. */
   private optimistic = false;
+  /** Whether the transaction is shared (`SHARED`): nothing goes out before its commit. */
+  private shared = false;
+  /** In a shared transaction, where the current unit's statements begin among the deferred, and whether it asked for an answer. */
+  private unitStart = 0;
+  private unitNeededAnswer = false;
 
   constructor(readonly client: PgModule.PoolClient) {}
 
@@ -164,14 +196,17 @@ class PipelinedConnection implements DatabaseConnection {
     this.pendingBegin = sql;
     this.deferred = [];
     this.optimistic = false;
+    this.shared = false;
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const inTransaction = this.open || this.pendingBegin !== null;
-    if (query === OPTIMISTIC) {
+    if (query === OPTIMISTIC || query === SHARED) {
       this.optimistic = inTransaction;
+      this.shared = inTransaction && query === SHARED;
       return { rows: [] };
     }
+    if (this.shared && (query === UNIT_START || query === UNIT_END.kept || query === UNIT_END.undone)) return this.unitBoundary(query) as QueryResult<R>;
     if (deferredWrites.has(query) && inTransaction) {
       this.deferred.push(query);
       return { rows: [] };
@@ -181,9 +216,24 @@ class PipelinedConnection implements DatabaseConnection {
       this.deferred.push({ sql: `with asserted as (${query.sql} returning 1) select 1 / count(*) from asserted`, parameters: query.parameters, asserted: true });
       return { rows: [], numAffectedRows: 1n };
     }
+    if (this.shared && inTransaction) {
+      this.unitNeededAnswer = true;
+      throw new NeedsAnswer();
+    }
     const { command, rowCount, rows } = await this.send(query);
     const writes = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
     return { numAffectedRows: writes ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] };
+  }
+
+  /** A unit of a shared transaction starts or ends: at its end its statements are taken out unless it returned without asking for an answer. */
+  private unitBoundary(query: CompiledQuery): QueryResult<{ neededAnswer: boolean }> {
+    if (query === UNIT_START) {
+      this.unitStart = this.deferred.length;
+      this.unitNeededAnswer = false;
+      return { rows: [] };
+    }
+    if (query === UNIT_END.undone || this.unitNeededAnswer) this.deferred.length = this.unitStart;
+    return { rows: [{ neededAnswer: this.unitNeededAnswer }] };
   }
 
   async commit(): Promise<void> {

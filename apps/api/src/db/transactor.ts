@@ -20,6 +20,7 @@ import { sameColumns, shapeName } from './row-shapes.js';
 import { gatheredRowsByKeys } from './key-reads.js';
 import { deferredWrite, OPTIMISTIC, OptimismFailed } from './pipelined-postgres.js';
 import { gathers } from './turn-gathering.js';
+import { runShared, type OwnRuns } from './gathered-units.js';
 
 /**
  * Runs a unit of work atomically: every write in `work` commits together or not at all.
@@ -48,7 +49,9 @@ export interface Transactor {
    * writes (`assertedWrite`: compare-and-set updates) taken to change their row and sent with
    * its inserts and `commit`, so the whole unit is one round trip; when one changed no row,
    * that transaction rolls back and `work` runs again in a transaction of its own in which
-   * they run at once. `work` must do nothing but through `trx` (its first run leaves no
+   * they run at once. On PostgreSQL the units that concurrent requests start in one turn of
+   * the event loop share such a transaction, each seeing what those before it wrote
+   * (gathered-units.ts). `work` must do nothing but through `trx` (its first run leaves no
    * trace). Absent: `run`.
    */
   runOptimistic?<T>(work: (trx: Db) => Promise<T>): Promise<T>;
@@ -241,9 +244,19 @@ export class SimpleTransactor implements Transactor {
     return this.db.transaction().execute(work);
   }
 
-  /** PostgreSQL: optimistic first, then, when an asserted write changed no row, as `run`; elsewhere `run`. */
-  async runOptimistic<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+  /**
+   * PostgreSQL: in one transaction with the units of other requests (`runShared`); on its
+   * own, optimistic first, then, when an asserted write changed no row, as `run`.
+   * Elsewhere `run`.
+   */
+  runOptimistic<T>(work: (trx: Db) => Promise<T>): Promise<T> {
     if (!this.postgres) return this.run(work);
+    return gathers(this.db) ? runShared(this.db, work, this.ownRuns) : this.runOptimisticAlone(work);
+  }
+
+  private readonly ownRuns: OwnRuns = { optimistic: (work) => this.runOptimisticAlone(work), pessimistic: (work) => this.run(work) };
+
+  private readonly runOptimisticAlone = async <T>(work: (trx: Db) => Promise<T>): Promise<T> => {
     try {
       return await this.db.transaction().execute(async (trx) => {
         await trx.executeQuery(OPTIMISTIC);
@@ -253,7 +266,7 @@ export class SimpleTransactor implements Transactor {
       if (error instanceof OptimismFailed) return this.run(work);
       throw error;
     }
-  }
+  };
 
   /** Each statement in autocommit: one write statement is atomic on its own. */
   runSingleWrite<T>(work: (db: Db) => Promise<T>): Promise<T> {

@@ -70,7 +70,8 @@ export class UnitsOfWork {
     const answering = this.answering.get(requestId);
     if (answering) return this.runHeldForAnswer(answering, requestId, work);
     let recorded: readonly RecordedEvent[] = [];
-    // A unit of work touches nothing but its transaction, so it may run twice (an optimistic first run leaves no trace).
+    // A unit of work touches nothing but its transaction, so it may run twice (an optimistic first run leaves no trace),
+    // and share its transaction with the units of other requests (on PostgreSQL: db/gathered-units.ts).
     const result = await runOptimistic(this.transactor, (trx) => {
       const uow = this.open(trx, requestId);
       recorded = uow.events;
