@@ -2,7 +2,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertedWrite, executeInserts, insertRows, SimpleTransactor } from '../src/db/transactor.js';
-import { isUniqueViolation, updatedOneRow, type Db } from '../src/db/database.js';
+import { isUniqueViolation, openDatabase, updatedOneRow, type Db } from '../src/db/database.js';
 import { SHARED_LOCK_WAIT_MS } from '../src/db/gathered-units.js';
 import { conversation } from './support/pg-conversation.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -39,6 +39,19 @@ describe.runIf(postgres)('PostgreSQL units of work of one turn, in one transacti
   };
   /** The statements' first words, and the transactions' `begin`, `set`, `commit` and `rollback`. */
   const named = (text = '') => /^(begin|set local|commit|rollback|with asserted|with w0|insert into|update "probes"|select a)/.exec(text)?.[1];
+
+  /** Runs `during` while another connection's transaction holds t2 (updated, not committed: `during` commits it). */
+  const whileOtherHoldsT2 = async (during: (other: pg.Client) => Promise<void>) => {
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`update probes set a = 'other' where token = 't2'`);
+      await during(other);
+    } finally {
+      await other.end();
+    }
+  };
 
   beforeEach(async () => {
     database = await createTestDatabase({ migrate: false });
@@ -140,12 +153,38 @@ describe.runIf(postgres)('PostgreSQL units of work of one turn, in one transacti
     expect(said.filter((s) => s === '> with asserted')).toHaveLength(70);
   });
 
-  it('is the one ended in a deadlock with another transaction, within its lock wait, and its units then run on their own', async () => {
-    const other = new pg.Client({ connectionString: database.url });
-    await other.connect();
+  it('runs a unit kept alone in a shared transaction again on its own when that transaction gave up waiting for a lock', async () => {
+    await whileOtherHoldsT2(async (other) => {
+      const set = async (trx: Db) => {
+        await trx.executeQuery(assertedWrite((trx as Probes).updateTable('probes').set({ a: 'set' }).where('token', '=', 't2').compile()));
+        return 'set';
+      };
+      const reading = async (trx: Db) => (await sql<{ a: string }>`select a from probes where token = 't3'`.execute(trx)).rows[0]!.a;
+      // The second unit reads, so it is taken out; the first is the shared transaction's only one, which waits for t2.
+      const units = Promise.all([transactor.runOptimistic(set), transactor.runOptimistic(reading)]);
+      await new Promise((done) => setTimeout(done, SHARED_LOCK_WAIT_MS * 3));
+      await other.query('commit');
+      expect(await units).toEqual(['set', 'old']);
+      expect(await stored()).toEqual(['t1=old', 't2=set', 't3=old']);
+    });
+  });
+
+  it('answers every caller when the transaction cannot begin', async () => {
+    const url = new URL(database.url);
+    url.pathname = '/no_such_database_here';
+    const missing = openDatabase(url.toString());
     try {
-      await other.query('begin');
-      await other.query(`update probes set a = 'other' where token = 't2'`);
+      const unreachable = new SimpleTransactor(missing.db);
+      const outcomes = await Promise.allSettled([unreachable.runOptimistic(fill([], 'f1', 't1')), unreachable.runOptimistic(fill([], 'f2', 't2'))]);
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+      for (const outcome of outcomes) expect(String((outcome as PromiseRejectedResult).reason)).toContain('no_such_database_here');
+    } finally {
+      await missing.close();
+    }
+  });
+
+  it('is the one ended in a deadlock with another transaction, within its lock wait, and its units then run on their own', async () => {
+    await whileOtherHoldsT2(async (other) => {
       /** Sets `token` to `to`, asserted to change its row (sent with the commit). */
       const set = (token: string, to: string) => async (trx: Db) => {
         await trx.executeQuery(assertedWrite((trx as Probes).updateTable('probes').set({ a: to }).where('token', '=', token).compile()));
@@ -162,8 +201,6 @@ describe.runIf(postgres)('PostgreSQL units of work of one turn, in one transacti
       expect(performance.now() - started).toBeLessThan(1000);
       expect(performance.now() - started).toBeGreaterThanOrEqual(SHARED_LOCK_WAIT_MS);
       expect(await stored()).toEqual(['t1=u1', 't2=u2', 't3=old']);
-    } finally {
-      await other.end();
-    }
+    });
   });
 });

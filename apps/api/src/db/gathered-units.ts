@@ -81,6 +81,8 @@ class NothingShared extends Error {}
 async function runTogether(db: Db, units: Unit[], own: OwnRuns): Promise<void> {
   const runOwn = (unit: Unit, run: OwnRuns['optimistic'] = own.optimistic) => void run(unit.work).then(unit.resolve, unit.reject);
   const kept: { unit: Unit; result: unknown }[] = [];
+  /** How many of `units` ran in the transaction (each kept, taken out or refused). */
+  let ran = 0;
   try {
     await db.transaction().execute(async (trx) => {
       await trx.executeQuery(SHARED);
@@ -95,6 +97,7 @@ async function runTogether(db: Db, units: Unit[], own: OwnRuns): Promise<void> {
           outcome = { ok: false, error };
         }
         const ended = await trx.executeQuery<{ neededAnswer: boolean }>(outcome.ok ? UNIT_END.kept : UNIT_END.undone);
+        ran++;
         if (ended.rows[0]!.neededAnswer) runOwn(unit);
         else if (outcome.ok) kept.push({ unit, result: outcome.result });
         else unit.reject(outcome.error);
@@ -102,13 +105,16 @@ async function runTogether(db: Db, units: Unit[], own: OwnRuns): Promise<void> {
       if (!kept.length) throw new NothingShared();
     });
   } catch (error) {
-    // Rolled back: nothing of it was written. A unit that was alone in it had its own outcome
+    // Rolled back: nothing of it was written. A unit alone in its turn had its own outcome
     // (an asserted write that changed no row: it runs again with its updates at once); the
-    // units of a shared one each run on their own, for theirs.
+    // units of a shared one each run on their own, for theirs, as do those the transaction
+    // never reached (it could not begin: each hears why from its own).
     if (error instanceof NothingShared) return;
-    if (kept.length !== 1) for (const { unit } of kept) runOwn(unit);
-    else if (error instanceof OptimismFailed) runOwn(kept[0]!.unit, own.pessimistic);
-    else kept[0]!.unit.reject(error);
+    const alone = units.length === 1 && kept.length === 1;
+    if (alone && error instanceof OptimismFailed) runOwn(kept[0]!.unit, own.pessimistic);
+    else if (alone) kept[0]!.unit.reject(error);
+    else for (const { unit } of kept) runOwn(unit);
+    for (const unit of units.slice(ran)) runOwn(unit);
     return;
   }
   for (const { unit, result } of kept) unit.resolve(result);
