@@ -213,7 +213,7 @@ class PipelinedConnection implements DatabaseConnection {
     }
     if (this.optimistic && inTransaction && assertedWrites.has(query) && isPlainUpdate(query)) {
       // Taken to have changed its row; fails the transaction at its batch when it changed none.
-      this.deferred.push({ sql: `with asserted as (${query.sql} returning 1) select 1 / count(*) from asserted`, parameters: query.parameters, asserted: true });
+      this.deferred.push({ sql: assertedSql(query.sql), parameters: query.parameters, asserted: true });
       return { rows: [], numAffectedRows: 1n };
     }
     if (this.shared && inTransaction) {
@@ -299,6 +299,25 @@ class PipelinedConnection implements DatabaseConnection {
   private query(statement: Statement): Promise<PgModule.QueryResult> {
     return statement.parameters ? this.client.query(statement.sql, [...statement.parameters]) : this.client.query(statement.sql);
   }
+}
+
+/** The asserted form of each update's SQL seen (`assertedSql`), at most ASSERTED_KEPT. */
+const assertedForms = new Map<string, string>();
+const ASSERTED_KEPT = 500;
+
+/**
+ * An asserted write's statement: the update, then a division by the count of rows it
+ * changed (zero fails it). One string per update's text, so that where it is looked up by
+ * its text (its statement name) its hash is not computed again for each unit of work.
+ */
+function assertedSql(update: string): string {
+  let sql = assertedForms.get(update);
+  if (sql === undefined) {
+    sql = `with asserted as (${update} returning 1) select 1 / count(*) from asserted`;
+    if (assertedForms.size >= ASSERTED_KEPT) assertedForms.clear();
+    assertedForms.set(update, sql);
+  }
+  return sql;
 }
 
 /** An update without `returning` (what an asserted write may be). */
