@@ -70,7 +70,11 @@ interface ProcessStat {
   pid: number;
   ppid: number;
   name: string;
-  /** User and system time, in ticks of 10 ms. */
+  /**
+   * User and system time, in ticks of 10 ms: its own, and that of its children that have
+   * ended and been waited for (PostgreSQL's autovacuum workers and the backends of closed
+   * connections come and go under a load; their time stays counted in their parent's).
+   */
   ticks: number;
 }
 
@@ -86,7 +90,7 @@ function processStats(): ProcessStat[] {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-      return [{ pid: Number(pid), ppid: Number(fields[1]), name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(') ')), ticks: Number(fields[11]) + Number(fields[12]) }];
+      return [{ pid: Number(pid), ppid: Number(fields[1]), name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(') ')), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) }];
     } catch {
       return []; // it ended meanwhile
     }
