@@ -66,7 +66,7 @@ describe.runIf(embedded)('group commit on the embedded database', () => {
 
   it('copies the log back into the file every 4,000 pages, not at each thousand', async () => {
     // A busy service rewrites the same pages commit after commit; a checkpoint copies each back
-    // once, so fewer checkpoints copy less (bench/README.md: fill requests about 10% more).
+    // once, so fewer checkpoints copy less (bench/README.md: fill requests 5–10% more).
     const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.handle.db);
     expect(rows[0]!.wal_autocheckpoint).toBe(4000);
   });

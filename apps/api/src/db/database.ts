@@ -265,7 +265,7 @@ export function readNow(db: Db, sql: string, parameters: readonly unknown[]): un
  * service rewrites the same pages (an index's last leaf, a prescription's row) commit after
  * commit, and a checkpoint copies each page once: every 4,000 pages instead of SQLite's
  * 1,000, each hot page is copied a quarter as often. Measured on 2026-11-29 (bench/README.md):
- * fill requests +10%, patient creates unchanged, p99 at half of peak as before; at 10,000,
+ * fill requests +5–10%, patient creates unchanged, p99 at half of peak as before; at 10,000,
  * 4% more fill requests again, but each checkpoint held the event loop longer and the p99 rose.
  */
 const WAL_CHECKPOINT_PAGES = 4000;
