@@ -64,7 +64,7 @@ export class AutoRefills {
     const reason = this.prescriptions.unfillableReason(rx, now);
     if (reason) throw invalidField('prescription_token', `is not fillable: it ${reason}`);
     const { interval_days: interval, ...overrides } = body ?? {};
-    const latest = await this.fillRequests.latestBodyFor(owner, rx.token);
+    const latest = await this.fillRequests.latestBodyFor(owner, rx);
     const settings = refillSettings(latest, overrides);
     const intervalDays = interval ?? this.prescriptions.daysSupply(rx);
     const first = rx.last_filled_date ? Math.max(now.getTime(), Date.parse(rx.last_filled_date) + intervalDays * DAY_MS) : now.getTime();

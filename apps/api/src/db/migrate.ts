@@ -24,6 +24,7 @@ import { sameDayDeliveries } from './migrations/021-same-day-deliveries.js';
 import { dashboardAndDeliveryAttempts } from './migrations/022-dashboard-and-delivery-attempts.js';
 import { sandboxSimulations } from './migrations/023-sandbox-simulations.js';
 import { patientIdentityIndex } from './migrations/024-patient-identity-index.js';
+import { fillsFoundByPatient } from './migrations/025-fills-found-by-patient.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -50,6 +51,7 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '022-dashboard-and-delivery-attempts': dashboardAndDeliveryAttempts,
   '023-sandbox-simulations': sandboxSimulations,
   '024-patient-identity-index': patientIdentityIndex,
+  '025-fills-found-by-patient': fillsFoundByPatient,
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */

@@ -94,11 +94,11 @@ export class FillCancellationRepository {
       .execute();
     const rx = await trx
       .selectFrom('prescriptions')
-      .select('last_filled_date')
+      .select(['last_filled_date', 'patient_token'])
       .where('token', '=', fill.prescription_token)
       .executeTakeFirst();
     if (!rx) return;
-    const standing = await this.standingFills(fill.prescription_token, fill.fill_request_token, trx);
+    const standing = await this.standingFills(fill.prescription_token, rx.patient_token, fill.fill_request_token, trx);
     const first = standing[0];
     if (fill.fill_number === 0) {
       await trx
@@ -130,13 +130,15 @@ export class FillCancellationRepository {
   /**
    * The other fills of a prescription that still stand, earliest first, with their
    * request's date: those of other requests that filled something (not held, not canceled)
-   * whose medication was not canceled.
+   * whose medication was not canceled. Found among the requests of the prescription's
+   * patient (migration 025: no index of fills by prescription).
    */
-  private async standingFills(prescriptionToken: string, exceptRequest: string, trx: Db) {
+  private async standingFills(prescriptionToken: string, patientToken: string, exceptRequest: string, trx: Db) {
     return trx
-      .selectFrom('fill_request_medications as m')
-      .innerJoin('fill_requests as r', 'r.token', 'm.fill_request_token')
+      .selectFrom('fill_requests as r')
+      .innerJoin('fill_request_medications as m', 'm.fill_request_token', 'r.token')
       .select(['m.fill_request_token', 'm.position', 'm.fill_number', 'r.created_at'])
+      .where('r.patient_token', '=', patientToken)
       .where('m.prescription_token', '=', prescriptionToken)
       .where('m.fill_request_token', '!=', exceptRequest)
       .where('r.status', 'not in', ['scheduled', 'canceled'])

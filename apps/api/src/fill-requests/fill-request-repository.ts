@@ -2,7 +2,7 @@ import type { Compilable } from 'kysely';
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import { executeInserts, insertRows, rowByKey } from '../db/transactor.js';
-import { whereOwned } from '../db/ownership.js';
+import { isOwnedBy, whereOwned } from '../db/ownership.js';
 import type { FillRequestMedicationsTable, FillRequestsTable } from './fill-request-tables.js';
 
 export type FillRequestRow = FillRequestsTable;
@@ -72,23 +72,31 @@ export class FillRequestRepository {
     return rowByKey(trx, 'fill_requests', 'token', token);
   }
 
-  /** The owner's latest fill request that filled (or holds) this prescription. */
-  async latestForPrescription(owner: Owner, prescriptionToken: string): Promise<FillRequestRow | undefined> {
-    return this.db
+  /**
+   * The owner's latest fill request that filled (or holds) this prescription, found among its
+   * patient's requests (`fill_requests_patient`, newest first; migration 025: no index of
+   * fills by prescription). The prescription is the owner's, so its patient is, and so is
+   * every request of that patient: the owner's columns are checked on the row found, not
+   * put in the query, where SQLite would walk the owner's requests of every patient instead.
+   */
+  async latestForPrescription(owner: Owner, prescription: { token: string; patient_token: string }): Promise<FillRequestRow | undefined> {
+    const row = await this.db
       .selectFrom('fill_requests')
       .selectAll('fill_requests')
-      .where(whereOwned(owner, 'fill_requests'))
+      .where('fill_requests.patient_token', '=', prescription.patient_token)
       .where((eb) =>
         eb.exists(
           eb
             .selectFrom('fill_request_medications')
             .select('fill_request_medications.position')
             .whereRef('fill_request_medications.fill_request_token', '=', 'fill_requests.token')
-            .where('fill_request_medications.prescription_token', '=', prescriptionToken),
+            .where('fill_request_medications.prescription_token', '=', prescription.token),
         ),
       )
       .orderBy('fill_requests.created_at', 'desc')
+      .limit(1)
       .executeTakeFirst();
+    return row && isOwnedBy(row, owner) ? row : undefined;
   }
 
   async existsFor(owner: Owner, token: string): Promise<boolean> {

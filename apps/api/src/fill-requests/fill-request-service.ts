@@ -222,8 +222,8 @@ export class FillRequestService {
   }
 
   /** The body of the owner's latest fill request of this prescription, as stored (defaults applied, plans by token). */
-  async latestBodyFor(owner: Owner, prescriptionToken: string): Promise<FillRequestCreate | undefined> {
-    const row = await this.fillRequests.latestForPrescription(owner, prescriptionToken);
+  async latestBodyFor(owner: Owner, prescription: { token: string; patient_token: string }): Promise<FillRequestCreate | undefined> {
+    const row = await this.fillRequests.latestForPrescription(owner, prescription);
     return row && (JSON.parse(row.payload) as FillRequestCreate);
   }
 
