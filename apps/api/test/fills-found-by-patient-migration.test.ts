@@ -6,13 +6,13 @@ import { type CompiledQuery, type Kysely, type KyselyPlugin, sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Owner } from '../src/auth/principal.js';
 import type { Db } from '../src/db/database.js';
-import { migrateTo, migrateToLatest } from '../src/db/migrate.js';
+import { migrateToLatest } from '../src/db/migrate.js';
 import { FillCancellationRepository } from '../src/fill-requests/fill-cancellation-repository.js';
 import { FillRequestRepository, type FillRequestMedicationRow } from '../src/fill-requests/fill-request-repository.js';
-import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+import { databaseAt, dayOf as at, queryPlan, storedFillRequest, storedPatient } from './support/migration-fixtures.js';
+import type { TestDatabase } from './support/test-database.js';
 
 const ACME: Owner = { customerId: 'cus_a', environment: 'sandbox' };
-const at = (day: number) => `2024-01-${String(day).padStart(2, '0')}T00:00:00.000Z`;
 
 function prescription(token: string, patient: string) {
   return {
@@ -22,13 +22,7 @@ function prescription(token: string, patient: string) {
   };
 }
 
-function request(token: string, patient: string, day: number, status = 'pending') {
-  return {
-    token, customer_id: 'cus_a', environment: 'sandbox', patient_token: patient, status, patient_payment_type: 'cash',
-    metadata: null, shipping_method: 'usps_priority', replacement_order: null, check_in: 0, payload: JSON.stringify({ day }),
-    order_token: null, created_at: at(day), updated_at: at(day),
-  };
-}
+const request = (token: string, patient: string, day: number, status = 'pending') => storedFillRequest(token, patient, day, { status });
 
 function fill(request: string, prescription: string, fillNumber: number, position = 0): FillRequestMedicationRow {
   return { fill_request_token: request, position, prescription_token: prescription, fill_number: fillNumber, quantity: 30, days_supply: 30, refills_remaining: 3, quantity_remaining: 90 };
@@ -61,22 +55,11 @@ function recording(db: Db): { db: Db; queries: CompiledQuery[] } {
   return { db: db.withPlugin(plugin), queries };
 }
 
-async function embeddedPlan(database: TestDatabase, query: CompiledQuery): Promise<string> {
-  const { rows } = await database.handle.db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` } as CompiledQuery);
-  return rows.map((r) => r.detail).join('\n');
-}
-
 let database: TestDatabase;
 beforeEach(async () => {
-  database = await createTestDatabase({ migrate: false });
-  await migrateTo(database.handle, '024-patient-identity-index');
+  database = await databaseAt('024-patient-identity-index');
   const db = database.handle.db as Kysely<any>;
-  await db.insertInto('customers').values({ id: 'cus_a', name: 'A', created_at: at(1) }).execute();
-  const patient = (token: string) => ({
-    token, customer_id: 'cus_a', environment: 'sandbox', match_key: token, first_name: 'Jane', last_name: 'Doe', first_name_norm: 'jane',
-    last_name_norm: 'doe', dob: '19800131', gender: 'female', species: 'Human', created_at: at(1), updated_at: at(1),
-  });
-  await db.insertInto('patients').values([patient('pat_1'), patient('pat_2')]).execute();
+  await db.insertInto('patients').values([storedPatient('pat_1'), storedPatient('pat_2')]).execute();
   await db.insertInto('prescriptions').values([prescription('rx_1', 'pat_1'), prescription('rx_2', 'pat_1'), prescription('rx_3', 'pat_2')]).execute();
   // pat_1: rx_1 filled on days 1, 3 and 5 (day 5 canceled as a whole), rx_2 on day 4 and, with rx_1, on day 3; pat_2: rx_3 on day 6.
   await db.insertInto('fill_requests').values([
@@ -109,7 +92,7 @@ describe('migration 025 (fills found through their patient)', () => {
     expect(await requests.latestForPrescription({ customerId: 'cus_b', environment: 'sandbox' }, { token: 'rx_1', patient_token: 'pat_1' })).toBeUndefined();
     expect(await requests.latestForPrescription({ customerId: 'cus_a', environment: 'production' }, { token: 'rx_1', patient_token: 'pat_1' })).toBeUndefined();
     if (database.handle.dialect !== 'sqlite') return;
-    expect(await embeddedPlan(database, queries[0]!)).toMatch(/SEARCH fill_requests USING INDEX fill_requests_patient \(patient_token=\?\)/);
+    expect(await queryPlan(database, queries[0]!)).toMatch(/SEARCH fill_requests USING INDEX fill_requests_patient \(patient_token=\?\)/);
   });
 
   it("gives a canceled first fill's place to the prescription's earliest standing fill, found among its patient's requests", async () => {
@@ -131,6 +114,6 @@ describe('migration 025 (fills found through their patient)', () => {
     expect(rx).toEqual({ date_filled_utc: at(3), refills_remaining: 4, quantity_remaining: 120 });
     if (database.handle.dialect !== 'sqlite') return;
     const standing = queries.find((q) => /from "fill_requests" as "r"/.test(q.sql));
-    expect(await embeddedPlan(database, standing!)).toMatch(/SEARCH r USING INDEX fill_requests_patient \(patient_token=\?\)/);
+    expect(await queryPlan(database, standing!)).toMatch(/SEARCH r USING INDEX fill_requests_patient \(patient_token=\?\)/);
   });
 });
