@@ -2,14 +2,14 @@
 // fills stay, and the two lookups that used it (an auto-refill's latest fill request of a
 // prescription, a cancellation's other fills of it) find the same fills among the requests of
 // the prescription's patient, planned on that patient's index.
-import { type CompiledQuery, type Kysely, type KyselyPlugin, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Owner } from '../src/auth/principal.js';
 import type { Db } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { FillCancellationRepository } from '../src/fill-requests/fill-cancellation-repository.js';
 import { FillRequestRepository, type FillRequestMedicationRow } from '../src/fill-requests/fill-request-repository.js';
-import { databaseAt, dayOf as at, queryPlan, storedFillRequest, storedPatient } from './support/migration-fixtures.js';
+import { createdIndexes, databaseAt, dayOf as at, queryPlan, storedFillRequest, storedPatient } from './support/migration-fixtures.js';
 import type { TestDatabase } from './support/test-database.js';
 
 const ACME: Owner = { customerId: 'cus_a', environment: 'sandbox' };
@@ -26,20 +26,6 @@ const request = (token: string, patient: string, day: number, status = 'pending'
 
 function fill(request: string, prescription: string, fillNumber: number, position = 0): FillRequestMedicationRow {
   return { fill_request_token: request, position, prescription_token: prescription, fill_number: fillNumber, quantity: 30, days_supply: 30, refills_remaining: 3, quantity_remaining: 90 };
-}
-
-/** The indexes of `fill_request_medications` but its primary key's. */
-async function fillIndexes(database: TestDatabase): Promise<string[]> {
-  const db = database.handle.db as Kysely<any>;
-  if (database.handle.dialect === 'sqlite') {
-    const { rows } = await sql<{ name: string; origin: string }>`pragma index_list('fill_request_medications')`.execute(db);
-    return rows.filter((r) => r.origin === 'c').map((r) => r.name).sort();
-  }
-  const { rows } = await sql<{ name: string }>`
-    select i.relname as name from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
-     where t.relname = 'fill_request_medications' and t.relnamespace = to_regnamespace(current_schema()) and not x.indisprimary
-     order by i.relname`.execute(db);
-  return rows.map((r) => r.name);
 }
 
 /** A Kysely that keeps the SQL of every query it runs, so a test can ask for its plan. */
@@ -73,9 +59,9 @@ afterEach(async () => database?.dispose());
 
 describe('migration 025 (fills found through their patient)', () => {
   it('drops the index of fills by prescription, keeping every fill', async () => {
-    expect(await fillIndexes(database)).toEqual(['fill_request_medications_prescription']);
+    expect(await createdIndexes(database, 'fill_request_medications')).toEqual(['fill_request_medications_prescription']);
     await migrateToLatest(database.handle);
-    expect(await fillIndexes(database)).toEqual([]);
+    expect(await createdIndexes(database, 'fill_request_medications')).toEqual([]);
     const rows = await database.handle.db.selectFrom('fill_request_medications').select(['fill_request_token', 'prescription_token']).execute();
     expect(rows).toHaveLength(6);
   });

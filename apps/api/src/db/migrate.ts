@@ -26,6 +26,7 @@ import { sandboxSimulations } from './migrations/023-sandbox-simulations.js';
 import { patientIdentityIndex } from './migrations/024-patient-identity-index.js';
 import { fillsFoundByPatient } from './migrations/025-fills-found-by-patient.js';
 import { fillRequestsMetadataIndex } from './migrations/026-fill-requests-metadata-index.js';
+import { sandboxStepsSubjectIndex } from './migrations/027-sandbox-steps-subject-index.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -54,6 +55,7 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '024-patient-identity-index': patientIdentityIndex,
   '025-fills-found-by-patient': fillsFoundByPatient,
   '026-fill-requests-metadata-index': fillRequestsMetadataIndex,
+  '027-sandbox-steps-subject-index': sandboxStepsSubjectIndex,
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */

@@ -33,6 +33,19 @@ export function storedFillRequest(token: string, patient: string, day: number, o
   };
 }
 
+/** The indexes of `table` that migrations created (not its primary key's), by name. */
+export async function createdIndexes(database: TestDatabase, table: string): Promise<string[]> {
+  const db = database.handle.db as Kysely<any>;
+  if (database.handle.dialect === 'sqlite') {
+    const { rows } = await sql<{ name: string; origin: string }>`select name, origin from pragma_index_list(${table})`.execute(db);
+    return rows.filter((r) => r.origin === 'c').map((r) => r.name).sort();
+  }
+  const { rows } = await sql<{ name: string }>`
+    select i.relname as name from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
+     where t.relname = ${table} and t.relnamespace = to_regnamespace(current_schema()) and not x.indisprimary`.execute(db);
+  return rows.map((r) => r.name).sort();
+}
+
 /**
  * The plan of `query`: SQLite's `explain query plan`, or PostgreSQL's `explain` with
  * sequential scans off, so that an index it can use shows on tables as small as a test's.
