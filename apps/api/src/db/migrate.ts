@@ -27,6 +27,7 @@ import { patientIdentityIndex } from './migrations/024-patient-identity-index.js
 import { fillsFoundByPatient } from './migrations/025-fills-found-by-patient.js';
 import { fillRequestsMetadataIndex } from './migrations/026-fill-requests-metadata-index.js';
 import { sandboxStepsSubjectIndex } from './migrations/027-sandbox-steps-subject-index.js';
+import { unreadIndexes } from './migrations/028-unread-indexes.js';
 
 /** Every migration, in order, for a dialect. Names are permanent once released. */
 const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migration> => ({
@@ -56,6 +57,7 @@ const migrations = (dialect: Dialect, secrets: SecretBox): Record<string, Migrat
   '025-fills-found-by-patient': fillsFoundByPatient,
   '026-fill-requests-metadata-index': fillRequestsMetadataIndex,
   '027-sandbox-steps-subject-index': sandboxStepsSubjectIndex,
+  '028-unread-indexes': unreadIndexes,
 });
 
 /** For callers without a configuration: a migration that has values to seal stops, saying so. */
