@@ -1,7 +1,7 @@
 // The reference-data lookups (external locations by id and ZIP code, address matches, nearby
 // same-day locations, availability by NDC) checked against the shipped files: every expected
 // answer is computed here from reference-data/ with a haversine of the test's own.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -260,6 +260,7 @@ describe('specialty pharmacies', () => {
 // Last: these replace the reference data of this file's database.
 describe('the operator’s imports (pnpm admin reference-data)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'reference-data-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const file = (name: string, text: string) => {
     const path = join(dir, name);
     writeFileSync(path, text);

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { components } from '@pharmacy/contract';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import type { Environment } from '../../src/auth/principal.js';
 import type { NewCustomer } from '../../src/customers/customer-service.js';
 import type { UnitOfWork } from '../../src/events/unit-of-work.js';
@@ -88,9 +88,11 @@ export async function resultsOf(t: TestApp, apiKey: string, id: string) {
   return { v0: v0.data!, v2: v2.data!, seed: seed.data! };
 }
 
-/** A file in a temp folder of its own; answers its path. */
+/** A file in a temp folder of its own, removed when the test that asked for it ends; answers its path. */
 export function tempFile(name: string, text: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'diagnostics-')), name);
+  const dir = mkdtempSync(join(tmpdir(), 'diagnostics-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, name);
   writeFileSync(path, text);
   return path;
 }
