@@ -55,7 +55,7 @@ export function chunkedAnswer(routeSchema: JsonSchema, contract: JsonSchema, com
     if (!items) return undefined;
     const item = lazy(() => compile({ $ref: items }));
     return (data, whole) => {
-      const first = Array.isArray(data) ? large(data, item()) : undefined;
+      const first = Array.isArray(data) ? large(data, item) : undefined;
       return first === undefined ? whole(data) : written('[', data as unknown[], first, item(), ']');
     };
   }
@@ -88,7 +88,7 @@ export function chunkedAnswer(routeSchema: JsonSchema, contract: JsonSchema, com
   const key = JSON.stringify(name);
   return (data, whole) => {
     const list = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[name] : undefined;
-    const first = Array.isArray(list) ? large(list, item()) : undefined;
+    const first = Array.isArray(list) ? large(list, item) : undefined;
     if (first === undefined) return whole(data);
     const head = before?.()(data).slice(1, -1);
     const tail = after?.()(data).slice(1, -1);
@@ -128,9 +128,9 @@ function written(head: string, items: readonly unknown[], first: string, item: S
 }
 
 /** The first item serialized, when the array's answer comes to CHUNKED_MIN_CHARS by it; else undefined. */
-function large(items: readonly unknown[], item: Serialize): string | undefined {
+function large(items: readonly unknown[], item: () => Serialize): string | undefined {
   if (items.length < MIN_ITEMS) return undefined;
-  const first = item(items[0]);
+  const first = item()(items[0]);
   return first.length * items.length >= CHUNKED_MIN_CHARS ? first : undefined;
 }
 
