@@ -3,11 +3,13 @@
 // shapes it may grow (fields before and after the array, nested references).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chunkedAnswer, CHUNKED_MIN_CHARS } from '../src/http/chunked-answers.js';
 import { contractSchemaResource } from '../src/http/contract-schemas.js';
 import type { JsonSchema } from '../src/http/json-schema.js';
 import { compileSerializer } from '../src/http/response-serialization.js';
+import { SAMPLE } from './support/consults.js';
+import { startTestAppWithCustomers, type TestApp } from './support/test-app.js';
 
 const contract = contractSchemaResource(readFileSync(join(import.meta.dirname, '..', '..', '..', 'packages', 'contract', 'openapi.yaml'), 'utf8'));
 
@@ -107,5 +109,28 @@ describe('answers written in pieces', () => {
     const written = chunked!(data) as Buffer;
     expect(written.toString()).toBe(whole(data));
     expect(written.length).toBe(Buffer.byteLength(whole(data)));
+  });
+});
+
+describe('a large answer of the service', () => {
+  let t: TestApp | undefined;
+  afterAll(async () => t?.close());
+
+  it("leaves as the whole serializer's bytes, its length the content length: a month of the sandbox's schedule", async () => {
+    const started = await startTestAppWithCustomers();
+    t = started.t;
+    const start = new Date(Date.now() + 86_400_000);
+    start.setUTCHours(0, 0, 0, 0);
+    const end = new Date(start.getTime() + 31 * 86_400_000);
+    const query = new URLSearchParams({ start: start.toISOString(), end: end.toISOString(), questionnaire: SAMPLE.intake, state: 'CA', duration: '10' });
+    const response = await fetch(`${t.baseUrl}/v0/schedule?${query}`, { headers: { authorization: `ApiKey ${started.acme.sandbox_api_key}` } });
+    expect(response.status).toBe(200);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const text = bytes.toString('utf8');
+    // Large enough to be written item by item, whose bytes are the whole serializer's.
+    expect(text.length).toBeGreaterThan(CHUNKED_MIN_CHARS);
+    expect(text).toBe(serializers(contract, 'ScheduleSlotList').whole(JSON.parse(text)));
   });
 });
