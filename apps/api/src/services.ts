@@ -211,8 +211,10 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
   const addresses = AddressPolicy.load(config.webhooks.specialRangesFile);
   const scheduler = new SandboxScheduler(config.sandboxStepDelayMs);
   const units = new UnitsOfWork(transactor, {
-    // Sandbox records start the simulated pharmacy's schedule; committed events wake delivery at once.
+    // Sandbox records start the simulated pharmacy's schedule; delivery judges each event as it is
+    // recorded (no enabled endpoint: failed at once), and committed events to attempt wake it.
     starting: (uow, owner, subject, token, simulation) => scheduler.firstStep(uow, owner, subject, token, simulation),
+    attempting: (owner, trx): Promise<boolean> => webhookDelivery.attempting(owner, trx),
     committed: () => webhookDelivery.notify(),
   });
   const endpointRepository = new WebhookEndpointRepository(db);

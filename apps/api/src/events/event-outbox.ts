@@ -28,14 +28,18 @@ interface EventEnvelope {
 export interface RecordedEvent {
   id: string;
   envelope: EventEnvelope;
+  /** Recorded `pending`, for a delivery worker; otherwise `failed`, no attempt to be made (no enabled endpoint). */
+  attempting: boolean;
 }
 
 /**
  * Records an event in the unit of work of the state change it reports (the outbox), so a
  * state change is never without its event nor the reverse; delivery workers pick it up from
  * the same table. `originRequestId` is the request that caused it, logged by its deliveries.
+ * `attempting` says whether a worker is to attempt it (`pending`) or it is recorded `failed`
+ * with no attempt, as a worker would mark it (its environment has no enabled endpoint).
  */
-export async function recordEvent(trx: Db, owner: Owner, event: NewEvent, originRequestId: string): Promise<RecordedEvent> {
+export async function recordEvent(trx: Db, owner: Owner, event: NewEvent, originRequestId: string, attempting: boolean): Promise<RecordedEvent> {
   const now = nowIso();
   const envelope: EventEnvelope = {
     ...(event.requestId !== undefined ? { request_id: event.requestId } : {}),
@@ -56,15 +60,15 @@ export async function recordEvent(trx: Db, owner: Owner, event: NewEvent, origin
       payload: JSON.stringify(envelope),
       timestamp: envelope.timestamp,
       created_at: now,
-      delivery_status: 'pending',
+      delivery_status: attempting ? 'pending' : 'failed',
       delivery_status_code: null,
       delivery_attempts: 0,
       last_attempt_at: null,
-      next_attempt_at: now,
+      next_attempt_at: attempting ? now : null,
       locked_until: null,
       origin_request_id: originRequestId,
     },
   ]);
   await executeInserts(trx, [insert]);
-  return { id, envelope };
+  return { id, envelope, attempting };
 }

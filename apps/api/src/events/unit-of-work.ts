@@ -41,7 +41,14 @@ export interface UnitOfWork {
 interface UnitOfWorkHooks {
   /** The inserts a record's lifecycle starts with, sent in the unit of work that creates the record. */
   starting?: (uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, token: string, simulation?: SandboxSimulation) => Compilable[];
-  /** Runs after a unit of work that recorded events has committed (so delivery starts at once). */
+  /**
+   * Whether an event of the owner recorded now is to be attempted by a delivery worker
+   * (`pending`) or recorded `failed` with no attempt; asked once per owner in a unit of
+   * work, with its transaction to read in (undefined in a unit of inserts only, which
+   * cannot read: `runInserts`). Absent: every event is `pending`.
+   */
+  attempting?: (owner: Owner, trx: Db | undefined) => Promise<boolean>;
+  /** Runs after a unit of work that recorded events to attempt has committed (so delivery starts at once). */
   committed?: (events: readonly RecordedEvent[]) => void;
 }
 
@@ -77,7 +84,7 @@ export class UnitsOfWork {
       recorded = uow.events;
       return work(uow);
     });
-    if (recorded.length) this.hooks.committed?.(recorded);
+    this.recorded(recorded);
     return result;
   }
 
@@ -91,11 +98,11 @@ export class UnitsOfWork {
     if (this.answering.has(requestId) || !this.transactor.runInserts) return this.run(requestId, work);
     let recorded: readonly RecordedEvent[] = [];
     const result = await runInserts(this.transactor, (trx) => {
-      const uow = this.open(trx, requestId);
+      const uow = this.open(trx, requestId, false);
       recorded = uow.events;
       return work(uow);
     });
-    if (recorded.length) this.hooks.committed?.(recorded);
+    this.recorded(recorded);
     return result;
   }
 
@@ -152,24 +159,37 @@ export class UnitsOfWork {
           }
           await answering.store(trx, await withTimeout(answering.answer, ANSWER_WAIT_MS, `request ${requestId} did not answer`));
         })
-        .then(() => {
-          if (recorded.length) this.hooks.committed?.(recorded);
-        });
+        .then(() => this.recorded(recorded));
       answering.committed.catch(() => undefined); // awaited by answerInUnit
     });
   }
 
-  private open(trx: Db, requestId: string): UnitOfWork {
+  /** After a unit of work committed: wakes delivery when it recorded events to attempt. */
+  private recorded(events: readonly RecordedEvent[]): void {
+    if (events.some((event) => event.attempting)) this.hooks.committed?.(events);
+  }
+
+  /** A unit of work over `trx`; `readable` false when it cannot read (a unit of inserts only). */
+  private open(trx: Db, requestId: string, readable = true): UnitOfWork {
     const events: RecordedEvent[] = [];
     const owners: Owner[] = [];
     const hooks = this.hooks;
+    // Asked once per owner: a unit records several events of one owner (a step and its notices).
+    const attempting = new Map<string, Promise<boolean>>();
     const uow: UnitOfWork = {
       trx,
       requestId,
       events,
       owners,
       async emit(owner, event) {
-        events.push(await recordEvent(trx, owner, event, requestId));
+        let attempts = true;
+        if (hooks.attempting) {
+          const key = `${owner.environment}:${owner.customerId}`;
+          let asked = attempting.get(key);
+          if (!asked) attempting.set(key, (asked = hooks.attempting(owner, readable ? trx : undefined)));
+          attempts = await asked;
+        }
+        events.push(await recordEvent(trx, owner, event, requestId, attempts));
         if (!owners.some((o) => o.customerId === owner.customerId && o.environment === owner.environment)) owners.push(owner);
       },
       async started(owner, subject, token, simulation) {

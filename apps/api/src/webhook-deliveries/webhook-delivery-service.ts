@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../config.js';
+import type { Db } from '../db/database.js';
 import { groupKey, type JobClaims } from '../db/job-claims.js';
+import type { Owner } from '../auth/principal.js';
 import { ownerOfRow } from '../db/ownership.js';
 import type { EndpointAttempt } from '../webhook-endpoints/endpoint-health.js';
 import type { DeliveryTarget, WebhookEndpointService } from '../webhook-endpoints/webhook-endpoint-service.js';
@@ -45,7 +47,8 @@ interface Claimed {
  * at once, from whichever endpoints have due events. They run in no particular order
  * across or within customers: receivers order by the envelope's `timestamp` and drop
  * duplicates by `webhook-id`. Events of a disabled endpoint are not attempted: they end
- * `failed`, to be redelivered.
+ * `failed`, to be redelivered. An event due when it is recorded whose environment has no
+ * enabled endpoint then is recorded `failed` (`attempting`), and no worker claims it.
  */
 export class WebhookDeliveryService {
   /** Deliveries started and not finished (until their outcome is written). */
@@ -68,6 +71,20 @@ export class WebhookDeliveryService {
     private readonly log?: FastifyBaseLogger,
   ) {
     this.lanes = new EndpointLanes(config.endpointConcurrency, config.concurrency);
+  }
+
+  /**
+   * Whether an event of the owner recorded now is to be attempted (recorded
+   * `pending`): one whose first attempt waits (the retry schedule's first delay) is judged
+   * when due; one due at once, only when the owner's endpoint is there and enabled. The others
+   * are recorded `failed` with no attempt, as a worker claiming them a moment later would
+   * mark them: an endpoint set after its event's unit of work read none does not receive it
+   * (redelivery does). `trx` is the recording unit of work's transaction, to read in;
+   * undefined for a unit that cannot read (UnitsOfWork.runInserts): read as committed.
+   */
+  async attempting(owner: Owner, trx: Db | undefined): Promise<boolean> {
+    if (this.config.retryScheduleMs[0]! > 0) return true;
+    return this.endpoints.accepting(owner, trx);
   }
 
   /** New events were recorded or rescheduled: look for them soon (after their unit of work commits). */

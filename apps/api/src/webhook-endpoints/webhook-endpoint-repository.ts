@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
+import { reuseCompiled } from '../db/transactor.js';
 import type { WebhookEndpointsTable } from './webhook-endpoint-tables.js';
 
 export type WebhookEndpointRow = WebhookEndpointsTable;
@@ -21,6 +22,18 @@ export class WebhookEndpointRepository {
       .selectAll()
       .where(whereOwned(owner))
       .executeTakeFirst();
+  }
+
+  /**
+   * The status of the owner's endpoint, or undefined when none is set, as `trx` sees it (as
+   * committed without one): read in the unit of work of every recorded event, so compiled
+   * once (`reuseCompiled`).
+   */
+  async status(owner: Owner, trx: Db = this.db): Promise<WebhookEndpointRow['status'] | undefined> {
+    const query = reuseCompiled(trx, 'webhookEndpoints.status', [owner.customerId, owner.environment], () =>
+      trx.selectFrom('webhook_endpoints').select('status').where(whereOwned(owner)),
+    );
+    return (await trx.executeQuery<Pick<WebhookEndpointRow, 'status'>>(query)).rows[0]?.status;
   }
 
   async insert(row: WebhookEndpointRow, trx: Db = this.db): Promise<void> {

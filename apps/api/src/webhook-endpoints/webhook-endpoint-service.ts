@@ -3,6 +3,7 @@ import type { Owner } from '../auth/principal.js';
 import type { WebhookConfig } from '../config.js';
 import { contextOf as sealedContext } from '../crypto/sealed-columns.js';
 import type { SecretBox } from '../crypto/secret-box.js';
+import type { Db } from '../db/database.js';
 import { ownerColumns } from '../db/ownership.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import { invalidField, notFound } from '../errors.js';
@@ -147,6 +148,11 @@ export class WebhookEndpointService {
   /** One signed POST of `body` to the owner's endpoint, under the owner's address rule; a `2xx` within the timeout is success. */
   send(owner: Owner, target: DeliveryTarget, webhookId: string, body: string): Promise<WebhookResult> {
     return sendWebhook({ url: target.url, id: webhookId, body, secret: target.secret, timeoutMs: this.config.timeoutMs, publicOnly: this.publicOnly(owner) });
+  }
+
+  /** Whether the owner's endpoint is set and enabled, as `trx` sees it (as committed without one): its events are attempted then. */
+  async accepting(owner: Owner, trx?: Db): Promise<boolean> {
+    return (await this.repository.status(owner, trx)) === 'enabled';
   }
 
   /** The endpoint of an owner with its secret opened, or undefined when none is set. */
