@@ -7476,6 +7476,8 @@ export interface components {
              *     another is scheduled (`next_attempt_at`). `failed`: every attempt failed, or no
              *     endpoint was configured for the environment when the event was due (then `attempts`
              *     is 0), or the endpoint was disabled then (then `attempts` counts those made before).
+             *     With the default retry schedule an event is due when it is recorded, so one recorded
+             *     while its environment has no enabled endpoint is `failed` from the start.
              *     A failed event can be redelivered.
              * @enum {string}
              */
