@@ -4,8 +4,9 @@
 // transaction sent in one write (an optimistic unit of work: Transactor.runOptimistic). A transfer request: its patient read, then its inserts (the request, its
 // medications, its first sandbox step) as one statement without begin/commit (runInserts).
 // A lab order: its insert (whose answer says whether its kit serial was free), then its
-// panels, its event and its first sandbox step sent together with the commit
-// (db/pipelined-postgres.ts).
+// panels with the read of its customer's webhook endpoint (whether its event is to be
+// attempted: WebhookDeliveryService.attempting), then its event and its first sandbox step
+// sent together with the commit (db/pipelined-postgres.ts).
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippingAddress, TESTS } from './support/diagnostic-orders.js';
@@ -90,10 +91,12 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL'
     for (const table of ['transfer_requests', 'transfer_medications', 'sandbox_steps']) expect(own[1]).toContain(`insert into "${table}"`);
   });
 
-  it('a lab order inserts itself, then sends its panels, its event and its first sandbox step together, none waiting for another', async () => {
+  it('a lab order inserts itself, sends its panels with the read of its endpoint, then its event and its first sandbox step together', async () => {
     const customer = await t.customer();
     const patient = await createPatient(t, customer.sandbox_api_key);
-    const own = (text = '') => /^(insert into|with w0 as \(insert into) "(diagnostic_orders|diagnostic_order_panels|events|sandbox_steps)"/.exec(text)?.[2];
+    const own = (text = '') =>
+      /^(insert into|with w0 as \(insert into) "(diagnostic_orders|diagnostic_order_panels|events|sandbox_steps)"/.exec(text)?.[2] ??
+      (/^select "status" from "webhook_endpoints"/.test(text) ? 'webhook_endpoints' : undefined);
     const { result, said } = await conversation(own, () =>
       t.raw('POST', '/diagnostics/v0/orders', {
         headers: { authorization: `ApiKey ${customer.sandbox_api_key}`, 'content-type': 'application/json' },
@@ -101,6 +104,15 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL'
       }),
     );
     expect(result.status).toBe(201);
-    expect(said.slice(0, 5)).toEqual(['> diagnostic_orders', '< diagnostic_orders', '> diagnostic_order_panels', '> events', '> sandbox_steps']);
+    expect(said.slice(0, 8)).toEqual([
+      '> diagnostic_orders',
+      '< diagnostic_orders',
+      '> diagnostic_order_panels',
+      '> webhook_endpoints',
+      '< diagnostic_order_panels',
+      '< webhook_endpoints',
+      '> events',
+      '> sandbox_steps',
+    ]);
   });
 });
