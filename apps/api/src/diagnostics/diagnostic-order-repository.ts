@@ -30,8 +30,15 @@ export class DiagnosticOrderRepository {
   /**
    * Inserts an order with its panels; answers false, inserting nothing, when its kit serial
    * is already registered to an order (the unique index decides, so two at once cannot both pass).
+   * An order without a serial cannot conflict: its inserts are sent as the unit's other
+   * inserts are (`executeInserts`: on PostgreSQL with its next statement, no answer awaited).
    */
   async insert(trx: Db, order: DiagnosticOrderRow, panels: DiagnosticOrderPanelsTable[]): Promise<boolean> {
+    const panelRows = panels.length ? [insertRows(trx, 'diagnostic_order_panels', panels)] : [];
+    if (order.kit_serial === null) {
+      await executeInserts(trx, [insertRows(trx, 'diagnostic_orders', [order]), ...panelRows]);
+      return true;
+    }
     // Compiled once per shape of the order's columns (reuseCompiled), as the hot inserts are.
     const columns = Object.keys(order);
     const insert = reuseCompiled(trx, `insertOrder:${shapeName('diagnostic_orders', columns)}`, columns.map((column) => order[column as keyof DiagnosticOrderRow]), () =>
@@ -42,7 +49,7 @@ export class DiagnosticOrderRepository {
         .returning('id'),
     );
     if ((await trx.executeQuery(insert)).rows.length === 0) return false;
-    if (panels.length) await executeInserts(trx, [insertRows(trx, 'diagnostic_order_panels', panels)]);
+    await executeInserts(trx, panelRows);
     return true;
   }
 
