@@ -15,6 +15,15 @@ const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** A patient's identifiers that are stored sealed, in clear. */
 export const identifiers = { ssn: '123456789', ssn_serial: '6789', mbi: '1EG4TE5MK73', id_image: 'https://files.example.com/id/jane.png' };
 
+/**
+ * Log text without the numbers every line carries (its time, the process id, a response
+ * time), for checking it holds none of `identifiers`: a four-digit one (`ssn_serial`) is
+ * found in a millisecond timestamp now and then.
+ */
+export function withoutLineNumbers(text: string): string {
+  return text.replace(/"(time|pid|responseTime)":[\d.]+/g, '"$1":0');
+}
+
 /** Two keys of a rotation: the one retired, and the one that replaces it. */
 export const OLD_KEY = Buffer.alloc(32, 1).toString('base64');
 export const NEW_KEY = Buffer.alloc(32, 2).toString('base64');
