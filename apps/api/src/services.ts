@@ -1,3 +1,4 @@
+import type { SqlCondition } from './events/event-outbox.js';
 import { readFileSync } from 'node:fs';
 import { openApiDocumentPath } from '@pharmacy/contract';
 import type { FastifyBaseLogger } from 'fastify';
@@ -214,7 +215,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: F
     // Sandbox records start the simulated pharmacy's schedule; delivery judges each event as it is
     // recorded (no enabled endpoint: failed at once), and committed events to attempt wake it.
     starting: (uow, owner, subject, token, simulation) => scheduler.firstStep(uow, owner, subject, token, simulation),
-    attempting: (owner, trx): Promise<boolean> => webhookDelivery.attempting(owner, trx),
+    attempting: (owner): SqlCondition | undefined => webhookDelivery.attemptingCondition(owner),
     committed: () => webhookDelivery.notify(),
   });
   const endpointRepository = new WebhookEndpointRepository(db);

@@ -4,9 +4,9 @@
 // transaction sent in one write (an optimistic unit of work: Transactor.runOptimistic). A transfer request: its patient read, then its inserts (the request, its
 // medications, its first sandbox step) as one statement without begin/commit (runInserts).
 // A lab order (no kit serial yet, so nothing to conflict on): its insert and its panels',
-// one statement sent with the read of its customer's webhook endpoint (whether its event is
-// to be attempted: WebhookDeliveryService.attempting), then its event and its first sandbox
-// step sent together with the commit (db/pipelined-postgres.ts): two round trips.
+// its event (whose insert judges its delivery: WebhookDeliveryService.attemptingCondition)
+// and its first sandbox step, all sent with the commit before any answer
+// (db/pipelined-postgres.ts): one round trip.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippingAddress, TESTS } from './support/diagnostic-orders.js';
@@ -91,12 +91,10 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL'
     for (const table of ['transfer_requests', 'transfer_medications', 'sandbox_steps']) expect(own[1]).toContain(`insert into "${table}"`);
   });
 
-  it('a lab order sends itself and its panels with the read of its endpoint, then its event and its first sandbox step with the commit', async () => {
+  it('a lab order sends itself, its panels, its event and its first sandbox step with the commit, none waiting for another', async () => {
     const customer = await t.customer();
     const patient = await createPatient(t, customer.sandbox_api_key);
-    const own = (text = '') =>
-      /^(insert into|with w0 as \(insert into) "(diagnostic_orders|diagnostic_order_panels|events|sandbox_steps)"/.exec(text)?.[2] ??
-      (/^select "status" from "webhook_endpoints"/.test(text) ? 'webhook_endpoints' : undefined);
+    const own = (text = '') => /^(insert into|with w0 as \(insert into) "(diagnostic_orders|diagnostic_order_panels|events|sandbox_steps)"/.exec(text)?.[2];
     const texts: string[] = [];
     const { result, said } = await conversation((text) => (own(text) === 'diagnostic_orders' ? (texts.push(text!), own(text)) : own(text)), () =>
       t.raw('POST', '/diagnostics/v0/orders', {
@@ -105,7 +103,7 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('creates on PostgreSQL'
       }),
     );
     expect(result.status).toBe(201);
-    expect(said.slice(0, 6)).toEqual(['> diagnostic_orders', '> webhook_endpoints', '< diagnostic_orders', '< webhook_endpoints', '> events', '> sandbox_steps']);
+    expect(said.slice(0, 6)).toEqual(['> diagnostic_orders', '> events', '> sandbox_steps', '< diagnostic_orders', '< events', '< sandbox_steps']);
     expect(texts[0]).toMatch(/^with w0 as \(insert into "diagnostic_orders" .* insert into "diagnostic_order_panels"/s);
   });
 });

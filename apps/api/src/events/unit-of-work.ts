@@ -2,7 +2,7 @@ import type { Owner } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { Compilable } from 'kysely';
 import { executeInserts, runInserts, runOptimistic, type Transactor } from '../db/transactor.js';
-import { recordEvent, type NewEvent, type RecordedEvent } from './event-outbox.js';
+import { recordEvent, type NewEvent, type RecordedEvent, type SqlCondition } from './event-outbox.js';
 import type { SandboxSimulation } from './sandbox-simulation.js';
 
 /** Records whose lifecycle goes on after the unit of work that created them. */
@@ -42,13 +42,12 @@ interface UnitOfWorkHooks {
   /** The inserts a record's lifecycle starts with, sent in the unit of work that creates the record. */
   starting?: (uow: UnitOfWork, owner: Owner, subject: LifecycleSubject, token: string, simulation?: SandboxSimulation) => Compilable[];
   /**
-   * Whether an event of the owner recorded now is to be attempted by a delivery worker
-   * (`pending`) or recorded `failed` with no attempt; asked once per owner in a unit of
-   * work, with its transaction to read in (undefined in a unit of inserts only, which
-   * cannot read: `runInserts`). Absent: every event is `pending`.
+   * The SQL condition under which an event of the owner is recorded `pending`, for a
+   * delivery worker, rather than `failed` with no attempt; evaluated by the event's insert.
+   * Absent, or undefined: every event is `pending`.
    */
-  attempting?: (owner: Owner, trx: Db | undefined) => Promise<boolean>;
-  /** Runs after a unit of work that recorded events to attempt has committed (so delivery starts at once). */
+  attempting?: (owner: Owner) => SqlCondition | undefined;
+  /** Runs after a unit of work that recorded events has committed (so delivery starts at once). */
   committed?: (events: readonly RecordedEvent[]) => void;
 }
 
@@ -98,7 +97,7 @@ export class UnitsOfWork {
     if (this.answering.has(requestId) || !this.transactor.runInserts) return this.run(requestId, work);
     let recorded: readonly RecordedEvent[] = [];
     const result = await runInserts(this.transactor, (trx) => {
-      const uow = this.open(trx, requestId, false);
+      const uow = this.open(trx, requestId);
       recorded = uow.events;
       return work(uow);
     });
@@ -164,32 +163,22 @@ export class UnitsOfWork {
     });
   }
 
-  /** After a unit of work committed: wakes delivery when it recorded events to attempt. */
+  /** After a unit of work committed: wakes delivery when it recorded events. */
   private recorded(events: readonly RecordedEvent[]): void {
-    if (events.some((event) => event.attempting)) this.hooks.committed?.(events);
+    if (events.length) this.hooks.committed?.(events);
   }
 
-  /** A unit of work over `trx`; `readable` false when it cannot read (a unit of inserts only). */
-  private open(trx: Db, requestId: string, readable = true): UnitOfWork {
+  private open(trx: Db, requestId: string): UnitOfWork {
     const events: RecordedEvent[] = [];
     const owners: Owner[] = [];
     const hooks = this.hooks;
-    // Asked once per owner: a unit records several events of one owner (a step and its notices).
-    const attempting = new Map<string, Promise<boolean>>();
     const uow: UnitOfWork = {
       trx,
       requestId,
       events,
       owners,
       async emit(owner, event) {
-        let attempts = true;
-        if (hooks.attempting) {
-          const key = `${owner.environment}:${owner.customerId}`;
-          let asked = attempting.get(key);
-          if (!asked) attempting.set(key, (asked = hooks.attempting(owner, readable ? trx : undefined)));
-          attempts = await asked;
-        }
-        events.push(await recordEvent(trx, owner, event, requestId, attempts));
+        events.push(await recordEvent(trx, owner, event, requestId, hooks.attempting?.(owner)));
         if (!owners.some((o) => o.customerId === owner.customerId && o.environment === owner.environment)) owners.push(owner);
       },
       async started(owner, subject, token, simulation) {

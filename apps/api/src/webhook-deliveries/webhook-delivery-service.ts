@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { SqlCondition } from '../events/event-outbox.js';
 import { groupKey, type JobClaims } from '../db/job-claims.js';
 import type { Owner } from '../auth/principal.js';
 import { ownerOfRow } from '../db/ownership.js';
@@ -48,7 +48,7 @@ interface Claimed {
  * across or within customers: receivers order by the envelope's `timestamp` and drop
  * duplicates by `webhook-id`. Events of a disabled endpoint are not attempted: they end
  * `failed`, to be redelivered. An event due when it is recorded whose environment has no
- * enabled endpoint then is recorded `failed` (`attempting`), and no worker claims it.
+ * enabled endpoint then is recorded `failed` (`attemptingCondition`), and no worker claims it.
  */
 export class WebhookDeliveryService {
   /** Deliveries started and not finished (until their outcome is written). */
@@ -74,17 +74,17 @@ export class WebhookDeliveryService {
   }
 
   /**
-   * Whether an event of the owner recorded now is to be attempted (recorded
-   * `pending`): one whose first attempt waits (the retry schedule's first delay) is judged
-   * when due; one due at once, only when the owner's endpoint is there and enabled. The others
-   * are recorded `failed` with no attempt, as a worker claiming them a moment later would
-   * mark them: an endpoint set after its event's unit of work read none does not receive it
-   * (redelivery does). `trx` is the recording unit of work's transaction, to read in;
-   * undefined for a unit that cannot read (UnitsOfWork.runInserts): read as committed.
+   * The condition under which an event of the owner, recorded now, is to be attempted
+   * (recorded `pending`), for the statement that records it; undefined: always. One whose
+   * first attempt waits (the retry schedule's first delay) is judged when due; one due at
+   * once, only when the owner's endpoint is there and enabled as that statement sees it.
+   * The others are recorded `failed` with no attempt, as a worker claiming them a moment
+   * later would mark them: an endpoint set after the event's statement does not receive it
+   * (redelivery does).
    */
-  async attempting(owner: Owner, trx: Db | undefined): Promise<boolean> {
-    if (this.config.retryScheduleMs[0]! > 0) return true;
-    return this.endpoints.accepting(owner, trx);
+  attemptingCondition(owner: Owner): SqlCondition | undefined {
+    if (this.config.retryScheduleMs[0]! > 0) return undefined;
+    return this.endpoints.acceptingCondition(owner);
   }
 
   /** New events were recorded or rescheduled: look for them soon (after their unit of work commits). */

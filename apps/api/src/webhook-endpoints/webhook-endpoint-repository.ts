@@ -1,7 +1,8 @@
+import { sql, type SqlBool } from 'kysely';
+import type { SqlCondition } from '../events/event-outbox.js';
 import type { Owner } from '../auth/principal.js';
 import { updatedOneRow, type Db } from '../db/database.js';
 import { whereOwned } from '../db/ownership.js';
-import { reuseCompiled } from '../db/transactor.js';
 import type { WebhookEndpointsTable } from './webhook-endpoint-tables.js';
 
 export type WebhookEndpointRow = WebhookEndpointsTable;
@@ -25,15 +26,15 @@ export class WebhookEndpointRepository {
   }
 
   /**
-   * The status of the owner's endpoint, or undefined when none is set, as `trx` sees it (as
-   * committed without one): read in the unit of work of every recorded event, so compiled
-   * once (`reuseCompiled`).
+   * The condition, for a statement that records an event of the owner, that its endpoint is
+   * set and enabled (evaluated by that statement, as it sees the table).
    */
-  async status(owner: Owner, trx: Db = this.db): Promise<WebhookEndpointRow['status'] | undefined> {
-    const query = reuseCompiled(trx, 'webhookEndpoints.status', [owner.customerId, owner.environment], () =>
-      trx.selectFrom('webhook_endpoints').select('status').where(whereOwned(owner)),
-    );
-    return (await trx.executeQuery<Pick<WebhookEndpointRow, 'status'>>(query)).rows[0]?.status;
+  acceptingCondition(owner: Owner): SqlCondition {
+    return {
+      name: 'webhookEndpoints.accepting',
+      expression: sql<SqlBool>`exists (select 1 from "webhook_endpoints" where "customer_id" = ${owner.customerId} and "environment" = ${owner.environment} and "status" = 'enabled')`,
+      parameters: [owner.customerId, owner.environment],
+    };
   }
 
   async insert(row: WebhookEndpointRow, trx: Db = this.db): Promise<void> {

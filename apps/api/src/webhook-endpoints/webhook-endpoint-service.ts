@@ -3,7 +3,7 @@ import type { Owner } from '../auth/principal.js';
 import type { WebhookConfig } from '../config.js';
 import { contextOf as sealedContext } from '../crypto/sealed-columns.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import type { Db } from '../db/database.js';
+import type { SqlCondition } from '../events/event-outbox.js';
 import { ownerColumns } from '../db/ownership.js';
 import type { UnitsOfWork } from '../events/unit-of-work.js';
 import { invalidField, notFound } from '../errors.js';
@@ -150,9 +150,9 @@ export class WebhookEndpointService {
     return sendWebhook({ url: target.url, id: webhookId, body, secret: target.secret, timeoutMs: this.config.timeoutMs, publicOnly: this.publicOnly(owner) });
   }
 
-  /** Whether the owner's endpoint is set and enabled, as `trx` sees it (as committed without one): its events are attempted then. */
-  async accepting(owner: Owner, trx?: Db): Promise<boolean> {
-    return (await this.repository.status(owner, trx)) === 'enabled';
+  /** The SQL condition that the owner's endpoint is set and enabled (its events are attempted then), for the statement that records one. */
+  acceptingCondition(owner: Owner): SqlCondition {
+    return this.repository.acceptingCondition(owner);
   }
 
   /** The endpoint of an owner with its secret opened, or undefined when none is set. */

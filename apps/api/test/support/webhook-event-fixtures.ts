@@ -81,7 +81,7 @@ export function eventRecorder(app: () => TestApp) {
     try {
       return await app().database.handle.db.transaction().execute(async (trx) => {
         const ids: string[] = [];
-        for (const event of events) ids.push((await recordEvent(trx, owner, event, 'test', true)).id);
+        for (const event of events) ids.push((await recordEvent(trx, owner, event, 'test')).id);
         await also?.(trx, ids);
         return ids;
       });

@@ -91,7 +91,7 @@ function notifyRx(n: number) {
 /** A valid NOTIFY_RX event, recorded through the outbox in its own unit of work. */
 export async function recordEvent(db: Db, owner: Owner, n = 0, lockedUntil?: string): Promise<{ id: string; payload: string }> {
   const { id } = await db.transaction().execute(async (trx) => {
-    const recorded = await recordInOutbox(trx, owner, notifyRx(n), 'test', true);
+    const recorded = await recordInOutbox(trx, owner, notifyRx(n), 'test');
     // Claimed by some worker from the start (as if by a process that stopped or is working).
     if (lockedUntil) await trx.updateTable('events').set({ locked_until: lockedUntil }).where('id', '=', recorded.id).execute();
     return recorded;
@@ -104,7 +104,7 @@ export async function recordEvent(db: Db, owner: Owner, n = 0, lockedUntil?: str
 export async function recordEvents(db: Db, owner: Owner, count: number): Promise<{ ids: string[]; committedAt: number }> {
   const ids = await db.transaction().execute(async (trx) => {
     const recorded: string[] = [];
-    for (let n = 0; n < count; n++) recorded.push((await recordInOutbox(trx, owner, notifyRx(n), 'test', true)).id);
+    for (let n = 0; n < count; n++) recorded.push((await recordInOutbox(trx, owner, notifyRx(n), 'test')).id);
     return recorded;
   });
   return { ids, committedAt: Date.now() };
