@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, Db, Dialect } from './database.js';
+import { plannedEachTime } from './postgres-statements.js';
 import type { Transactor } from './transactor.js';
 import { now as clockNow } from '../clock.js';
 
@@ -92,14 +93,16 @@ export class JobClaims {
       query = query.orderBy(dueAt).limit(count);
       return db === this.db || this.dialect !== 'postgres' ? query : query.forUpdate().skipLocked();
     };
-    if (!(await due(this.db as Kysely<any>, 1).executeTakeFirst())) return [];
+    // Planned at each poll (plannedEachTime): a plan kept from when the table was empty would scan it whole.
+    const read = (db: Kysely<any>, count: number) => db.executeQuery<Record<string, unknown>>(plannedEachTime(due(db, count).compile())).then((result) => result.rows);
+    if ((await read(this.db as Kysely<any>, 1)).length === 0) return [];
     const rows = await this.transactor.run(async (trx) => {
       // Without a cap the candidates (ids only) stay a subquery of the UPDATE: one statement.
       let ids: string[] | ReturnType<typeof due> = due(trx as Kysely<any>, limit);
       if (cap) {
         const admitted: string[] = [];
         for (;;) {
-          const candidates = await due(trx as Kysely<any>, limit - admitted.length).execute();
+          const candidates = await read(trx as Kysely<any>, limit - admitted.length);
           const fit = withinCap(candidates, cap, held);
           admitted.push(...fit);
           if (fit.length === candidates.length || admitted.length >= limit || cap.pastFull === false) break;
@@ -107,13 +110,14 @@ export class JobClaims {
         if (admitted.length === 0) return [];
         ids = admitted;
       }
-      return (trx as Kysely<any>)
+      const claim = (trx as Kysely<any>)
         .updateTable(table)
         .set({ locked_until: until })
         .where('id', 'in', ids)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', nowIso)]))
-        .returningAll()
-        .execute();
+        .returningAll();
+      // Without a cap its candidates are its subquery, planned at each claim as the read is.
+      return (await trx.executeQuery(Array.isArray(ids) ? claim.compile() : plannedEachTime(claim.compile()))).rows;
     });
     return (rows as Record<string, unknown>[]).sort((a, b) => String(a[dueAt]).localeCompare(String(b[dueAt]))) as Selectable<Database[T]>[];
   }
