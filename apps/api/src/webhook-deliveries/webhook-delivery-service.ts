@@ -56,6 +56,14 @@ export class WebhookDeliveryService {
   private readonly lanes: EndpointLanes<Claimed>;
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = Infinity;
+  /**
+   * After a claim that found nothing due, a look asked for by recorded events waits until
+   * then (clock ms; as LOOK_AGAIN_FACTOR spaces looks past full lanes). Under a load of
+   * requests whose events no endpoint will receive (recorded `failed`: attemptingCondition),
+   * every commit would otherwise ask for a look that finds nothing; an event due meanwhile
+   * waits those few milliseconds.
+   */
+  private quietUntil = 0;
   /** What the last claim found: nothing due outside these lanes (full after it), until `until` (clock ms). */
   private onlyDue: { lanes: string[]; until: number } | undefined;
   /** Set by the worker loop: runs the next tick now. */
@@ -87,9 +95,9 @@ export class WebhookDeliveryService {
     return this.endpoints.acceptingCondition(owner);
   }
 
-  /** New events were recorded or rescheduled: look for them soon (after their unit of work commits). */
+  /** New events were recorded or rescheduled: look for them soon (after their unit of work commits; spaced after a claim that found nothing). */
   notify(): void {
-    this.wakeIn(0);
+    this.wakeIn(this.quietUntil - nowMs());
   }
 
   /**
@@ -114,6 +122,8 @@ export class WebhookDeliveryService {
     // A claimed event may wait for one request of its endpoint before its own: its claim covers both.
     const leaseMs = 2 * this.config.timeoutMs + LOCK_MARGIN_MS;
     const claimed = (await this.jobs.claim(DELIVERIES, room, leaseMs, cap)) as ClaimedEvent[];
+    const claimedAt = nowMs();
+    this.quietUntil = claimed.length === 0 ? claimedAt + Math.max(MIN_LOOK_AGAIN_MS, LOOK_AGAIN_FACTOR * (claimedAt - startedAt)) : 0;
     const targets = new Map<string, Promise<DeliveryTarget | undefined>>();
     for (const event of claimed) {
       const endpoint = groupKey(ENDPOINT_COLUMNS, event);
@@ -125,8 +135,7 @@ export class WebhookDeliveryService {
       if (claimed.length < room) {
         // Nothing more is due outside the lanes now full: remember them, if any, for a while.
         const full = [...this.lanes.claimView()].flatMap(([lane, holds]) => (holds >= cap.max ? [lane] : []));
-        const finishedAt = nowMs();
-        if (full.length > 0) this.onlyDue = { lanes: full, until: finishedAt + Math.max(MIN_LOOK_AGAIN_MS, LOOK_AGAIN_FACTOR * (finishedAt - startedAt)) };
+        if (full.length > 0) this.onlyDue = { lanes: full, until: claimedAt + Math.max(MIN_LOOK_AGAIN_MS, LOOK_AGAIN_FACTOR * (claimedAt - startedAt)) };
       }
     }
     this.startWaiting();
